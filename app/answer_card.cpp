@@ -1,0 +1,62 @@
+#include "answer_card.h"
+
+#include <QPushButton>
+#include <QSettings>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace wb {
+
+namespace {
+QString settingsKey(const Scenario& s) {
+    return "answers/revealed/" + QString::fromStdString(s.id());
+}
+} // namespace
+
+AnswerCard::AnswerCard(QWidget* parent)
+    : QWidget(parent)
+    , m_text(new QTextBrowser(this))
+    , m_reveal(new QPushButton(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_text->setOpenExternalLinks(true);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(m_reveal);
+    connect(m_reveal, &QPushButton::clicked, this, [this] { setRevealed(!m_revealed); });
+}
+
+void AnswerCard::setScenario(const Scenario& scenario) {
+    m_scenario = &scenario;
+    m_revealed = QSettings().value(settingsKey(scenario), false).toBool();
+    refresh();
+}
+
+void AnswerCard::setRevealed(bool revealed) {
+    m_revealed = revealed;
+    if (m_scenario)
+        QSettings().setValue(settingsKey(*m_scenario), revealed);
+    refresh();
+}
+
+QString AnswerCard::shownText() const {
+    return m_text->toPlainText();
+}
+
+void AnswerCard::refresh() {
+    if (!m_scenario)
+        return;
+    QString md = "#### Question\n\n" + QString::fromStdString(m_scenario->question()) + "\n\n";
+    if (m_revealed) {
+        md += "#### Answer\n\n" + QString::fromStdString(m_scenario->answer()) +
+              "\n\n#### Sources\n\n";
+        for (const auto& s : m_scenario->sources())
+            md += "- [" + QString::fromStdString(s.label) + "](" + QString::fromStdString(s.url) +
+                  ")\n";
+    } else {
+        md += "*The answer is hidden. Work it out, then press Reveal.*\n";
+    }
+    m_text->setMarkdown(md);
+    m_reveal->setText(m_revealed ? tr("Hide answer") : tr("Reveal answer"));
+}
+
+} // namespace wb

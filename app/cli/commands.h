@@ -1,0 +1,33 @@
+#pragma once
+// The command-line faces of the one binary. Each returns the process exit code; mistakes
+// throw CliError (exit 2). calc and list need no display and create no QApplication.
+#include <string>
+#include <vector>
+
+namespace wb::cli {
+
+int runCalc(const std::vector<std::string>& words); // warpboard calc MODEL ...
+int runList(const std::vector<std::string>& words); // warpboard --list [--json]
+int runExport(const std::vector<std::string>& words, int argc, char** argv);
+std::string usageText();                         // warpboard --help
+std::string calcUsage(const std::string& model); // warpboard calc MODEL --help
+
+} // namespace wb::cli
+
+namespace wb {
+class Scenario;
+}
+
+namespace wb::cli {
+
+// The scenario with this id, or CliError listing the ids.
+const wb::Scenario& requireScenario(const std::string& id);
+
+// Applies "--param k=v" pairs to a scenario's parameters; throws CliError.
+struct ParamAssignment {
+    std::string name;
+    std::string value;
+};
+std::vector<ParamAssignment> parseParamAssignments(const std::vector<std::string>& values);
+
+} // namespace wb::cli

@@ -1,0 +1,44 @@
+#include "calc/calc_models.h"
+#include "cli/commands.h"
+#include "engine/registry.h"
+
+namespace wb::cli {
+
+std::string usageText() {
+    std::string out = R"(Warpboard — GPU and ML-infrastructure mechanics, step by step.
+
+Usage:
+  warpboard [--scenario ID] [--step N] [--present] [--theme light|dark]
+      Open the app (on the default scenario, or ID at step N; steps count from 1).
+      --present starts in presentation mode (F5 toggles it in the app).
+  warpboard --list [--json]
+      List scenarios: id, group, title (--json: an array of {id, group, title}).
+  warpboard export ID --step N --out FILE.png|FILE.svg [--size WxH] [--t T]
+                   [--theme light|dark] [--param name=value ...]
+      Render step N of scenario ID offscreen (no display needed). --size defaults to
+      1920x1080; --t is the moment within the step, 0…1 (default 1, the step's end).
+      SVG output keeps text as text.
+  warpboard calc MODEL [--key value ...] [--json]
+      Compute a model and print one JSON object (with --json) or key: value lines.
+  warpboard --help | --version
+
+Errors in arguments print what was wrong and the allowed values, and exit with code 2.
+
+Calc models:
+)";
+    for (const auto& m : calcModels())
+        out += "  " + calcUsage(m.id);
+    out += "\nScenarios and their --param names:\n";
+    for (const auto& s : allScenarios()) {
+        out += "  " + s->id() + " — " + s->title() + "\n";
+        for (const auto& p : s->parameters())
+            out += "      " + Params::describe(p) + "\n";
+    }
+    out += R"(
+In the app: ←/→ or Space step, Home/End first/last step, 1–9 jump to a step, Ctrl+E export,
+F5 presentation mode; while presenting: P pen, L laser, Z undo, C clear, B blank, Esc leave.
+)";
+    return out;
+}
+
+} // namespace wb::cli

@@ -1,0 +1,409 @@
+#include "main_window.h"
+
+#include "answer_card.h"
+#include "device/device_query.h"
+#include "engine/registry.h"
+#include "frame_stage.h"
+#include "param_panel.h"
+#include "pen_overlay.h"
+#include "playback_bar.h"
+#include "playback_controller.h"
+#include "scenario_browser.h"
+#include "slide_widget.h"
+#include "step_exporter.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QKeySequence>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QStyleFactory>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace wb {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_playback(new PlaybackController(this))
+    , m_slide(new SlideWidget)
+    , m_pen(nullptr)
+    , m_blank(nullptr)
+    , m_bar(new PlaybackBar)
+    , m_browser(new ScenarioBrowser)
+    , m_steps(new QListWidget)
+    , m_params(new ParamPanel)
+    , m_answer(new AnswerCard)
+    , m_provenance(new QLabel)
+    , m_device(new QLabel) {
+    setWindowTitle("Warpboard");
+    QApplication::setStyle(QStyleFactory::create("Fusion"));
+
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_slide, 1);
+    layout->addWidget(m_bar);
+    setCentralWidget(central);
+    m_pen = new PenOverlay(m_slide);
+    m_blank = new QWidget(central);
+    m_blank->setAutoFillBackground(true);
+    QPalette black;
+    black.setColor(QPalette::Window, Qt::black);
+    m_blank->setPalette(black);
+    m_blank->hide();
+    m_slide->installEventFilter(this);
+    central->installEventFilter(this);
+
+    auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area,
+                       const char* name) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        addDockWidget(area, d);
+        m_docks << d;
+        return d;
+    };
+    dock(tr("Scenarios"), m_browser, Qt::LeftDockWidgetArea, "scenarios");
+    dock(tr("Steps"), m_steps, Qt::RightDockWidgetArea, "steps");
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_params);
+    scroll->setWidgetResizable(true);
+    dock(tr("Parameters"), scroll, Qt::RightDockWidgetArea, "parameters");
+    dock(tr("Answer card"), m_answer, Qt::RightDockWidgetArea, "answer");
+
+    statusBar()->addWidget(m_provenance, 1);
+    statusBar()->addPermanentWidget(m_device);
+    m_device->setText(tr("Looking for a GPU…"));
+
+    connect(m_browser, &ScenarioBrowser::scenarioChosen, this,
+            [this](const QString& id) { openScenario(id); });
+    connect(m_steps, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row != m_playback->step())
+            m_playback->goToStep(row, true);
+    });
+    connect(m_params, &ParamPanel::paramChanged, this,
+            [this](const QString& name, const QString& value) {
+                if (!m_session)
+                    return;
+                const QString err = m_session->setParam(name.toStdString(), value.toStdString());
+                if (!err.isEmpty()) {
+                    statusBar()->showMessage(err, 5000);
+                    return;
+                }
+                rebuildStory(m_playback->step());
+            });
+    connect(m_playback, &PlaybackController::positionChanged, this, &MainWindow::showPosition);
+    connect(m_playback, &PlaybackController::playingChanged, m_bar, &PlaybackBar::setPlaying);
+    connect(m_bar, &PlaybackBar::playToggled, m_playback,
+            [this](bool) { m_playback->togglePlay(); });
+    connect(m_bar, &PlaybackBar::previousRequested, m_playback, &PlaybackController::previous);
+    connect(m_bar, &PlaybackBar::nextRequested, m_playback, &PlaybackController::next);
+    connect(m_bar, &PlaybackBar::scrubbed, m_playback, &PlaybackController::seek);
+    connect(m_bar, &PlaybackBar::speedChanged, m_playback, &PlaybackController::setSpeed);
+
+    buildMenus();
+    buildShortcuts();
+
+    // The device query may take a moment (driver load); never delay the first frame for it.
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+        m_device->setText(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(
+        QtConcurrent::run([] { return QString::fromStdString(queryDevices().summary()); }));
+
+    QSettings settings;
+    m_dark = settings.value("theme").toString() == "dark";
+    restoreGeometry(settings.value("geometry").toByteArray());
+    restoreState(settings.value("windowState").toByteArray());
+    if (settings.value("geometry").isNull()) {
+        resize(1440, 900);
+        resizeDocks({m_docks[0], m_docks[1]}, {230, 360}, Qt::Horizontal);
+        resizeDocks({m_docks[1], m_docks[2], m_docks[3]}, {180, 220, 360}, Qt::Vertical);
+    }
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* exportAction = file->addAction(tr("&Export step…"), this, &MainWindow::exportDialog);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setShortcutContext(Qt::ApplicationShortcut);
+    addAction(exportAction); // stays active while the menu bar is hidden
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* present = view->addAction(tr("&Presentation mode"));
+    present->setShortcut(Qt::Key_F5);
+    present->setShortcutContext(Qt::ApplicationShortcut);
+    addAction(present);
+    connect(present, &QAction::triggered, this, [this] { setPresentation(!m_presenting); });
+    view->addSeparator();
+    auto* themes = new QActionGroup(this);
+    QAction* light = view->addAction(tr("&Light theme"));
+    QAction* dark = view->addAction(tr("&Dark theme"));
+    for (QAction* a : {light, dark}) {
+        a->setCheckable(true);
+        themes->addAction(a);
+    }
+    connect(light, &QAction::triggered, this, [this] { setDarkTheme(false); });
+    connect(dark, &QAction::triggered, this, [this] { setDarkTheme(true); });
+    connect(view, &QMenu::aboutToShow, this, [this, light, dark] {
+        light->setChecked(!m_dark);
+        dark->setChecked(m_dark);
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
+                    &MainWindow::showShortcutHelp);
+    help->addAction(tr("&About Warpboard"), this, [this] {
+        QMessageBox::about(this, tr("About Warpboard"),
+                           tr("Warpboard %1\nGPU and ML-infrastructure mechanics, step by step.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::buildShortcuts() {
+    auto key = [this](QKeySequence seq, auto fn, bool presentingOnly = false) {
+        auto* a = new QAction(this);
+        a->setShortcut(seq);
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, fn);
+        addAction(a);
+        if (presentingOnly) {
+            a->setEnabled(false);
+            m_presentingOnly << a;
+        }
+    };
+    key(Qt::Key_Right, [this] { m_playback->next(); });
+    key(Qt::Key_Space, [this] { m_playback->next(); });
+    key(Qt::Key_Left, [this] { m_playback->previous(); });
+    key(Qt::Key_Home, [this] { m_playback->first(); });
+    key(Qt::Key_End, [this] { m_playback->last(); });
+    for (int i = 1; i <= 9; ++i)
+        key(QKeySequence(Qt::Key_0 + i), [this, i] { m_playback->goToStep(i - 1, true); });
+    key(
+        Qt::Key_P,
+        [this] {
+            m_pen->setMode(m_pen->mode() == PenOverlay::Mode::Pen ? PenOverlay::Mode::Off
+                                                                  : PenOverlay::Mode::Pen);
+        },
+        true);
+    key(
+        Qt::Key_L,
+        [this] {
+            m_pen->setMode(m_pen->mode() == PenOverlay::Mode::Laser ? PenOverlay::Mode::Off
+                                                                    : PenOverlay::Mode::Laser);
+        },
+        true);
+    key(
+        Qt::Key_Z, [this] { m_pen->undo(); }, true);
+    key(
+        Qt::Key_C, [this] { m_pen->clear(); }, true);
+    key(
+        Qt::Key_B,
+        [this] {
+            m_blank->setVisible(!m_blank->isVisible());
+            m_blank->raise();
+        },
+        true);
+    key(
+        Qt::Key_Escape, [this] { setPresentation(false); }, true);
+}
+
+void MainWindow::openInitial(const Scenario* scenario, int step, std::optional<bool> dark) {
+    if (dark)
+        m_dark = *dark;
+    applyTheme();
+    QString id = scenario ? QString::fromStdString(scenario->id())
+                          : QSettings().value("lastScenario").toString();
+    if (!findScenario(id.toStdString()))
+        id = QString::fromStdString(defaultScenario().id());
+    openScenario(id, step);
+}
+
+void MainWindow::openScenario(const QString& id, int step) {
+    const Scenario* scenario = findScenario(id.toStdString());
+    if (!scenario)
+        return;
+    m_session = std::make_unique<ScenarioSession>(*scenario, scenario->defaultParams());
+    m_browser->select(id);
+    m_params->setParams(m_session->params());
+    m_answer->setScenario(*scenario);
+    m_pen->clearAllPages();
+    QSettings().setValue("lastScenario", id);
+    setWindowTitle("Warpboard — " + QString::fromStdString(scenario->title()));
+    rebuildStory(step);
+    m_playback->goToStep(step, false);
+}
+
+void MainWindow::rebuildStory(int keepStep) {
+    const Story& story = m_session->story();
+    {
+        const QSignalBlocker block(m_steps);
+        m_steps->clear();
+        int i = 1;
+        for (const auto& s : story.steps)
+            m_steps->addItem(QString("%1. %2").arg(i++).arg(QString::fromStdString(s.title)));
+    }
+    std::vector<double> durations;
+    for (const auto& s : story.steps)
+        durations.push_back(s.durationS);
+    const double t = m_playback->t();
+    m_playback->setSteps(durations, keepStep);
+    // A parameter change keeps the moment, so the view updates in place.
+    if (t > 0.0)
+        m_playback->seek(t);
+    updateStatus();
+}
+
+void MainWindow::showPosition(int step, double t) {
+    if (!m_session)
+        return;
+    m_slide->setText(m_session->slideText(step));
+    m_slide->setFrames(m_session->frames(step, t));
+    m_pen->setPage(step);
+    {
+        const QSignalBlocker block(m_steps);
+        m_steps->setCurrentRow(step);
+    }
+    m_bar->setStep(step, m_session->stepCount());
+    m_bar->setPosition(t);
+}
+
+void MainWindow::updateStatus() {
+    if (m_session)
+        m_provenance->setText(
+            tr("Data: %1").arg(QString::fromStdString(m_session->story().provenance)));
+}
+
+void MainWindow::setDarkTheme(bool dark) {
+    m_dark = dark;
+    QSettings().setValue("theme", dark ? "dark" : "light");
+    applyTheme();
+}
+
+void MainWindow::applyTheme() {
+    const Theme theme =
+        m_presenting ? Theme::presentation(m_dark) : (m_dark ? Theme::dark() : Theme::light());
+    QApplication::setPalette(theme.palette());
+    m_slide->setTheme(theme);
+    m_pen->setTheme(theme);
+}
+
+bool MainWindow::isBlanked() const {
+    return m_blank->isVisible();
+}
+
+void MainWindow::setPresentation(bool on) {
+    if (on == m_presenting) {
+        if (on && !isVisible())
+            showFullScreen();
+        return;
+    }
+    m_presenting = on;
+    if (on)
+        m_stateBeforePresenting = saveState();
+    for (QDockWidget* d : m_docks)
+        d->setVisible(!on);
+    menuBar()->setVisible(!on);
+    statusBar()->setVisible(!on);
+    m_bar->setVisible(!on);
+    m_slide->setPresentation(on);
+    for (QAction* a : m_presentingOnly)
+        a->setEnabled(on);
+    if (!on) {
+        m_pen->setMode(PenOverlay::Mode::Off);
+        m_blank->hide();
+        restoreState(m_stateBeforePresenting);
+        showNormal();
+    } else {
+        showFullScreen();
+    }
+    applyTheme();
+    m_slide->setFocus();
+}
+
+QString MainWindow::exportCurrentStep(const QString& path, QSize size) {
+    if (!m_session)
+        return tr("nothing to export");
+    ExportRequest req;
+    req.text = m_session->slideText(m_playback->step());
+    req.frames = m_session->frames(m_playback->step(), m_playback->t());
+    req.theme =
+        m_presenting ? Theme::presentation(m_dark) : (m_dark ? Theme::dark() : Theme::light());
+    req.size = size;
+    req.path = path;
+    req.pen = m_pen;
+    return exportStep(req);
+}
+
+void MainWindow::exportDialog() {
+    if (!m_session)
+        return;
+    const bool wasPlaying = m_playback->isPlaying();
+    m_playback->pause();
+    const QString suggested = QString::fromStdString(m_session->scenario().id()) +
+                              QString("-step%1.png").arg(m_playback->step() + 1);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export step"), suggested,
+                                                      tr("PNG image (*.png);;SVG vector (*.svg)"));
+    if (!path.isEmpty()) {
+        const QString err = exportCurrentStep(path);
+        if (err.isEmpty())
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        else
+            QMessageBox::warning(this, tr("Export failed"), err);
+    }
+    if (wasPlaying)
+        m_playback->play();
+}
+
+void MainWindow::showShortcutHelp() {
+    QMessageBox::information(
+        this, tr("Keyboard shortcuts"),
+        tr("→ / Space  next step (plays it)\n← previous step\nHome / End  first / last step\n"
+           "1–9  jump to step\nCtrl+E  export the step as PNG or SVG\nF5  presentation mode\n\n"
+           "While presenting:\nP  pen (draw with the mouse)   Z  undo   C  clear\n"
+           "L  laser pointer   B  blank screen   Esc  leave"));
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_slide && event->type() == QEvent::Resize)
+        m_pen->setGeometry(m_slide->rect());
+    if (watched == centralWidget() && event->type() == QEvent::Resize)
+        m_blank->setGeometry(centralWidget()->rect());
+    if (watched == m_slide && event->type() == QEvent::Paint && !m_firstFrameSeen) {
+        m_firstFrameSeen = true;
+        QTimer::singleShot(0, this, &MainWindow::firstFramePainted); // after this paint ends
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    if (m_presenting)
+        setPresentation(false);
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("windowState", saveState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace wb

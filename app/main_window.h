@@ -1,0 +1,89 @@
+#pragma once
+// The study window: scenario browser, the slide (frames with captions), steps, parameters,
+// the answer card, the playback bar and a status line with the data's provenance.
+// Presentation mode (F5) hides all but the frames and one narration line.
+#include "scenario_session.h"
+#include "theme.h"
+
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QListWidget;
+class QDockWidget;
+
+namespace wb {
+
+class AnswerCard;
+class ParamPanel;
+class PenOverlay;
+class PlaybackBar;
+class PlaybackController;
+class ScenarioBrowser;
+class SlideWidget;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens `scenario` (or the last one used, or the default) at `step`.
+    void openInitial(const Scenario* scenario, int step, std::optional<bool> dark);
+    void openScenario(const QString& id, int step = 0);
+
+    bool isPresenting() const { return m_presenting; }
+    void setPresentation(bool on);
+    void setDarkTheme(bool dark);
+    bool isDarkTheme() const { return m_dark; }
+
+    // For tests and the exporter.
+    const ScenarioSession* session() const { return m_session.get(); }
+    PlaybackController* playback() const { return m_playback; }
+    SlideWidget* slide() const { return m_slide; }
+    PenOverlay* pen() const { return m_pen; }
+    AnswerCard* answerCard() const { return m_answer; }
+    ParamPanel* paramPanel() const { return m_params; }
+    bool isBlanked() const;
+    // Writes the current step as PNG/SVG (1920×1080 by default); returns an error or "".
+    QString exportCurrentStep(const QString& path, QSize size = {1920, 1080});
+
+signals:
+    void firstFramePainted();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildShortcuts();
+    void showPosition(int step, double t);
+    void rebuildStory(int keepStep);
+    void applyTheme();
+    void exportDialog();
+    void showShortcutHelp();
+    void updateStatus();
+
+    std::unique_ptr<ScenarioSession> m_session;
+    PlaybackController* m_playback;
+    SlideWidget* m_slide;
+    PenOverlay* m_pen;
+    QWidget* m_blank;
+    PlaybackBar* m_bar;
+    ScenarioBrowser* m_browser;
+    QListWidget* m_steps;
+    ParamPanel* m_params;
+    AnswerCard* m_answer;
+    QLabel* m_provenance;
+    QLabel* m_device;
+    QList<QDockWidget*> m_docks;
+    QList<QAction*> m_presentingOnly;
+    bool m_presenting = false;
+    bool m_dark = false;
+    bool m_firstFrameSeen = false;
+    QByteArray m_stateBeforePresenting;
+};
+
+} // namespace wb

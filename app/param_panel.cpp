@@ -1,0 +1,108 @@
+#include "param_panel.h"
+
+#include "engine/number_format.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <cmath>
+
+namespace wb {
+
+namespace {
+constexpr int kSliderSteps = 1000;
+
+// Slider position ↔ value, linear or logarithmic over [min, max].
+double sliderToValue(const ParamSpec& s, int pos) {
+    const double f = double(pos) / kSliderSteps;
+    double v = s.logScale && s.min > 0 ? std::exp(std::log(s.min) + f * std::log(s.max / s.min))
+                                       : s.min + f * (s.max - s.min);
+    if (s.kind == ParamSpec::Kind::Integer)
+        v = std::round(v);
+    return std::clamp(v, s.min, s.max);
+}
+
+int valueToSlider(const ParamSpec& s, double v) {
+    const double f = s.logScale && s.min > 0 ? std::log(v / s.min) / std::log(s.max / s.min)
+                                             : (v - s.min) / (s.max - s.min);
+    return int(std::lround(std::clamp(f, 0.0, 1.0) * kSliderSteps));
+}
+} // namespace
+
+ParamPanel::ParamPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_form(new QFormLayout(this)) {
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+}
+
+int ParamPanel::editorCount() const {
+    return m_form->rowCount();
+}
+
+void ParamPanel::setParams(const Params& params) {
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    for (const auto& spec : params.specs()) {
+        QWidget* editor = spec.kind == ParamSpec::Kind::Choice
+                              ? choiceEditor(spec, params.text(spec.name))
+                              : numberEditor(spec, params.number(spec.name));
+        QString label = QString::fromStdString(spec.label);
+        if (!spec.unit.empty())
+            label += " (" + QString::fromStdString(spec.unit) + ")";
+        auto* l = new QLabel(label, this);
+        l->setToolTip(QString::fromStdString(Params::describe(spec) +
+                                             (spec.help.empty() ? "" : "\n" + spec.help)));
+        editor->setToolTip(l->toolTip());
+        m_form->addRow(l, editor);
+    }
+}
+
+QWidget* ParamPanel::numberEditor(const ParamSpec& spec, double value) {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* slider = new QSlider(Qt::Horizontal, box);
+    slider->setRange(0, kSliderSteps);
+    slider->setValue(valueToSlider(spec, value));
+    auto* spin = new QDoubleSpinBox(box);
+    spin->setRange(spec.min, spec.max);
+    const bool integer = spec.kind == ParamSpec::Kind::Integer;
+    // Large ranges (bytes, parameter counts) read better without decimals.
+    spin->setDecimals(integer || spec.max >= 1e5 ? 0 : 2);
+    spin->setValue(value);
+    spin->setMinimumWidth(90);
+    spin->setMaximumWidth(130);
+    slider->setMinimumWidth(90);
+    spin->setObjectName(QString::fromStdString(spec.name));
+    row->addWidget(slider, 1);
+    row->addWidget(spin);
+    const QString name = QString::fromStdString(spec.name);
+    connect(slider, &QSlider::valueChanged, spin,
+            [spin, spec](int pos) { spin->setValue(sliderToValue(spec, pos)); });
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, slider, spec, name](double v) {
+        {
+            const QSignalBlocker block(slider);
+            slider->setValue(valueToSlider(spec, v));
+        }
+        emit paramChanged(name, QString::fromStdString(formatNumber(v)));
+    });
+    return box;
+}
+
+QWidget* ParamPanel::choiceEditor(const ParamSpec& spec, const std::string& value) {
+    auto* combo = new QComboBox(this);
+    combo->setObjectName(QString::fromStdString(spec.name));
+    for (const auto& c : spec.choices)
+        combo->addItem(QString::fromStdString(c));
+    combo->setCurrentText(QString::fromStdString(value));
+    const QString name = QString::fromStdString(spec.name);
+    connect(combo, &QComboBox::currentTextChanged, this,
+            [this, name](const QString& v) { emit paramChanged(name, v); });
+    return combo;
+}
+
+} // namespace wb

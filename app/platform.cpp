@@ -1,0 +1,35 @@
+#include "platform.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QtGlobal>
+
+namespace wb {
+
+bool hasDisplay() {
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ||
+           !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+void selectOffscreenIfHeadless() {
+    if (!hasDisplay())
+        qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
+}
+
+namespace {
+QtMessageHandler g_previous = nullptr;
+void filterNotices(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (type == QtWarningMsg && message.contains(QLatin1String("propagateSizeHints")))
+        return;
+    if (g_previous)
+        g_previous(type, context, message);
+}
+} // namespace
+
+void quietOffscreenNotices() {
+    if (!g_previous)
+        g_previous = qInstallMessageHandler(filterNotices);
+}
+
+} // namespace wb

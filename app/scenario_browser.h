@@ -1,0 +1,18 @@
+#pragma once
+// The scenario list grouped as in the catalogue: inside one GPU, collectives and fabrics,
+// reliability at scale.
+#include <QTreeWidget>
+
+namespace wb {
+
+class ScenarioBrowser : public QTreeWidget {
+    Q_OBJECT
+public:
+    explicit ScenarioBrowser(QWidget* parent = nullptr);
+    void select(const QString& id); // does not emit scenarioChosen
+
+signals:
+    void scenarioChosen(const QString& id);
+};
+
+} // namespace wb

@@ -1,0 +1,42 @@
+#include "scenario_session.h"
+
+#include <algorithm>
+
+namespace wb {
+
+ScenarioSession::ScenarioSession(const Scenario& scenario, Params params)
+    : m_scenario(&scenario)
+    , m_params(std::move(params))
+    , m_story(scenario.build(m_params)) {}
+
+QString ScenarioSession::setParam(const std::string& name, const std::string& value) {
+    Params next = m_params;
+    if (auto err = next.set(name, value))
+        return QString::fromStdString(*err);
+    m_params = std::move(next);
+    m_story = m_scenario->build(m_params);
+    return {};
+}
+
+Frames ScenarioSession::frames(int step, double t) const {
+    if (m_story.steps.empty())
+        return {};
+    step = std::clamp(step, 0, stepCount() - 1);
+    return m_story.steps[static_cast<size_t>(step)].frames(std::clamp(t, 0.0, 1.0));
+}
+
+SlideText ScenarioSession::slideText(int step) const {
+    SlideText text;
+    text.scenarioTitle = QString::fromStdString(m_scenario->title());
+    text.provenance = QString::fromStdString(m_story.provenance);
+    if (m_story.steps.empty())
+        return text;
+    step = std::clamp(step, 0, stepCount() - 1);
+    const Step& s = m_story.steps[static_cast<size_t>(step)];
+    text.stepLabel = QString("Step %1/%2").arg(step + 1).arg(stepCount());
+    text.stepTitle = QString::fromStdString(s.title);
+    text.narration = QString::fromStdString(s.narration);
+    return text;
+}
+
+} // namespace wb

@@ -1,0 +1,30 @@
+#pragma once
+// One scenario with its parameter values and the Story built from them: the unit the main
+// window, presentation mode and `warpboard export` all work on.
+#include "engine/scenario.h"
+#include "frames/frame.h"
+#include "slide_widget.h"
+
+namespace wb {
+
+class ScenarioSession {
+public:
+    ScenarioSession(const Scenario& scenario, Params params);
+
+    const Scenario& scenario() const { return *m_scenario; }
+    const Params& params() const { return m_params; }
+    const Story& story() const { return m_story; }
+    int stepCount() const { return static_cast<int>(m_story.steps.size()); }
+
+    // Rebuilds the story; returns an error message when the value is not allowed.
+    QString setParam(const std::string& name, const std::string& value);
+    Frames frames(int step, double t) const;
+    SlideText slideText(int step) const;
+
+private:
+    const Scenario* m_scenario;
+    Params m_params;
+    Story m_story;
+};
+
+} // namespace wb

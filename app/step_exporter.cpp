@@ -1,0 +1,70 @@
+#include "step_exporter.h"
+
+#include "pen_overlay.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QSvgGenerator>
+
+namespace wb {
+
+namespace {
+void drawStrokes(QPainter& p, const ExportRequest& r) {
+    if (!r.pen || r.pen->width() <= 0 || r.pen->height() <= 0 || r.pen->strokeCount() == 0)
+        return;
+    p.save();
+    p.scale(double(r.size.width()) / r.pen->width(), double(r.size.height()) / r.pen->height());
+    r.pen->paint(p, QRectF(QPointF(0, 0), QSizeF(r.pen->size())));
+    p.restore();
+}
+} // namespace
+
+QString exportStep(const ExportRequest& r) {
+    const QString suffix = QFileInfo(r.path).suffix().toLower();
+    if (suffix != "png" && suffix != "svg")
+        return "cannot export to '" + r.path + "': the file name must end in .png or .svg";
+    if (r.size.width() < 64 || r.size.height() < 64 || r.size.width() > 16384 ||
+        r.size.height() > 16384)
+        return "export size must be between 64x64 and 16384x16384";
+
+    SlideWidget slide;
+    slide.setAttribute(Qt::WA_DontShowOnScreen);
+    slide.setTheme(r.theme);
+    slide.setText(r.text);
+    slide.setFrames(r.frames);
+    slide.resize(r.size);
+    slide.show(); // lays out children (charts included) without showing a window
+    slide.setFrames(r.frames);
+
+    if (suffix == "png") {
+        QImage image(r.size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(r.theme.background);
+        {
+            QPainter p(&image);
+            slide.render(&p);
+            drawStrokes(p, r);
+        }
+        if (!image.save(r.path, "PNG"))
+            return "cannot write '" + r.path + "'";
+        return {};
+    }
+    QSvgGenerator svg;
+    svg.setFileName(r.path);
+    svg.setSize(r.size);
+    svg.setViewBox(QRect(QPoint(0, 0), r.size));
+    svg.setTitle(r.text.scenarioTitle + " — " + r.text.stepTitle);
+    svg.setDescription("Exported by Warpboard");
+    {
+        QPainter p;
+        if (!p.begin(&svg))
+            return "cannot write '" + r.path + "'";
+        slide.render(&p);
+        drawStrokes(p, r);
+    }
+    if (!QFileInfo::exists(r.path))
+        return "cannot write '" + r.path + "'";
+    return {};
+}
+
+} // namespace wb

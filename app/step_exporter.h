@@ -1,0 +1,27 @@
+#pragma once
+// Renders one step as a slide into a PNG or SVG file, offscreen, at a chosen size. Used by
+// Ctrl+E in the app and by `warpboard export`, so both give the same file.
+#include "frames/frame.h"
+#include "slide_widget.h"
+#include "theme.h"
+
+#include <QSize>
+#include <QString>
+
+namespace wb {
+
+class PenOverlay;
+
+struct ExportRequest {
+    SlideText text;
+    Frames frames;
+    Theme theme;
+    QSize size{1920, 1080};
+    QString path;                    // .png or .svg decides the format
+    const PenOverlay* pen = nullptr; // drawings of this step, scaled from the pen's size
+};
+
+// Returns an empty string on success, else a message naming the problem.
+QString exportStep(const ExportRequest& request);
+
+} // namespace wb

@@ -1,0 +1,157 @@
+#include "catalogue/hardware_catalogue.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace wb::embedded {
+extern const std::string_view gpus_json;
+}
+
+namespace wb {
+
+using nlohmann::json;
+
+const SpecValue& GpuSpec::field(const std::string& key) const {
+    auto it = fields.find(key);
+    if (it == fields.end())
+        throw std::out_of_range(id + " has no field '" + key + "'");
+    return it->second;
+}
+
+const std::vector<std::string>& HardwareCatalogue::requiredFields() {
+    static const std::vector<std::string> required{"bf16_dense_tflops",
+                                                   "fp16_dense_tflops",
+                                                   "tf32_dense_tflops",
+                                                   "fp32_tflops",
+                                                   "memory_gb",
+                                                   "memory_bandwidth_gbs",
+                                                   "sm_count",
+                                                   "l2_cache_mb",
+                                                   "l1_shared_per_sm_kb",
+                                                   "max_shared_per_block_kb",
+                                                   "registers_per_sm",
+                                                   "max_registers_per_thread",
+                                                   "max_threads_per_sm",
+                                                   "max_warps_per_sm",
+                                                   "max_blocks_per_sm",
+                                                   "max_threads_per_block",
+                                                   "nvlink_bidirectional_gbs",
+                                                   "pcie_per_direction_gbs",
+                                                   "tdp_w"};
+    return required;
+}
+
+namespace {
+
+std::string textAt(const json& obj, const char* key, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end() || !it->is_string())
+        throw CatalogueError{where + "/" + key + ": expected a string"};
+    return it->get<std::string>();
+}
+
+} // namespace
+
+std::variant<HardwareCatalogue, CatalogueError> HardwareCatalogue::parse(std::string_view text) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        return CatalogueError{"catalogue is not valid JSON at byte " + std::to_string(e.byte) +
+                              ": " + e.what()};
+    }
+    try {
+        HardwareCatalogue cat;
+        if (!doc.is_object())
+            throw CatalogueError{"/: expected an object with 'sources' and 'gpus'"};
+        const auto srcs = doc.find("sources");
+        if (srcs == doc.end() || !srcs->is_object())
+            throw CatalogueError{"/sources: expected an object of source id → {label, url}"};
+        for (const auto& [sid, s] : srcs->items()) {
+            const std::string where = "/sources/" + sid;
+            if (!s.is_object())
+                throw CatalogueError{where + ": expected an object"};
+            cat.m_sources[sid] = SpecSource{sid, textAt(s, "label", where), textAt(s, "url", where),
+                                            s.value("confidence", std::string{})};
+        }
+        const auto gpus = doc.find("gpus");
+        if (gpus == doc.end() || !gpus->is_array() || gpus->empty())
+            throw CatalogueError{"/gpus: expected a non-empty array"};
+        for (size_t i = 0; i < gpus->size(); ++i) {
+            const json& g = (*gpus)[i];
+            std::string where = "/gpus/" + std::to_string(i);
+            if (!g.is_object())
+                throw CatalogueError{where + ": expected an object"};
+            GpuSpec spec;
+            spec.id = textAt(g, "id", where);
+            where += " (" + spec.id + ")";
+            if (cat.find(spec.id))
+                throw CatalogueError{where + ": duplicate id"};
+            spec.name = textAt(g, "name", where);
+            spec.architecture = textAt(g, "architecture", where);
+            spec.computeCapability = textAt(g, "compute_capability", where);
+            spec.memoryType = g.value("memory_type", std::string{});
+            spec.notes = g.value("notes", std::string{});
+            const auto fields = g.find("fields");
+            if (fields == g.end() || !fields->is_object())
+                throw CatalogueError{where + "/fields: expected an object"};
+            for (const auto& [name, f] : fields->items()) {
+                const std::string fw = where + "/fields/" + name;
+                if (!f.is_object() || !f.contains("value") || !f["value"].is_number())
+                    throw CatalogueError{fw + ": expected {value: number, unit, source}"};
+                SpecValue v{f["value"].get<double>(), textAt(f, "unit", fw),
+                            textAt(f, "source", fw)};
+                if (!(v.value >= 0.0))
+                    throw CatalogueError{fw + ": value must be a non-negative number"};
+                if (!cat.m_sources.count(v.sourceId))
+                    throw CatalogueError{fw + ": unknown source '" + v.sourceId + "'"};
+                spec.fields.emplace(name, std::move(v));
+            }
+            for (const auto& req : requiredFields())
+                if (!spec.has(req))
+                    throw CatalogueError{where + ": missing required field '" + req + "'"};
+            cat.m_gpus.push_back(std::move(spec));
+        }
+        return cat;
+    } catch (const CatalogueError& e) {
+        return e;
+    } catch (const json::exception& e) {
+        return CatalogueError{std::string("catalogue has the wrong shape: ") + e.what()};
+    }
+}
+
+const HardwareCatalogue& HardwareCatalogue::builtin() {
+    static const HardwareCatalogue cat = [] {
+        auto parsed = parse(embedded::gpus_json);
+        if (auto* err = std::get_if<CatalogueError>(&parsed))
+            throw std::runtime_error("built-in hardware catalogue is broken: " + err->message);
+        return std::get<HardwareCatalogue>(std::move(parsed));
+    }();
+    return cat;
+}
+
+const GpuSpec* HardwareCatalogue::find(std::string_view id) const {
+    for (const auto& g : m_gpus)
+        if (g.id == id)
+            return &g;
+    return nullptr;
+}
+
+std::vector<std::string> HardwareCatalogue::ids() const {
+    std::vector<std::string> out;
+    for (const auto& g : m_gpus)
+        out.push_back(g.id);
+    return out;
+}
+
+const SpecSource* HardwareCatalogue::source(const std::string& id) const {
+    auto it = m_sources.find(id);
+    return it == m_sources.end() ? nullptr : &it->second;
+}
+
+std::string HardwareCatalogue::citation(const GpuSpec& gpu, const std::string& field) const {
+    const SpecSource* s = source(gpu.field(field).sourceId);
+    return s ? s->label + " (" + s->url + ")" : std::string{};
+}
+
+} // namespace wb

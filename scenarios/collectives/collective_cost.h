@@ -1,0 +1,55 @@
+#pragma once
+// α-β cost of collectives and nccl-tests' bus-bandwidth factors. Every caller (the ring
+// scenario, `warpboard calc`, the tests) uses these functions; nothing restates them.
+//
+// Model (Thakur, Rabenseifner & Gropp 2005): sending m bytes over one link costs
+// α + m/B, with α the per-message latency and B the link bandwidth in bytes/s. The
+// reduction arithmetic (γ) is ignored: on GPUs it hides under the transfer.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wb {
+
+enum class AllReduceAlgorithm { Ring, Tree, DoubleBinaryTree };
+enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll };
+
+std::optional<AllReduceAlgorithm> parseAllReduceAlgorithm(std::string_view name);
+std::string algorithmName(AllReduceAlgorithm a);  // "ring", "tree", "double-binary-tree"
+std::string algorithmTitle(AllReduceAlgorithm a); // "Ring", "Binary tree", ...
+const std::vector<std::string>& allReduceAlgorithmNames();
+
+std::optional<Collective> parseCollective(std::string_view name);
+const std::vector<std::string>& collectiveNames();
+
+struct AlphaBeta {
+    double alphaS = 5e-6;             // per-message latency, seconds
+    double bandwidthBytesPerS = 50e9; // link bandwidth per direction, bytes/s (decimal)
+};
+
+struct AllReduceCost {
+    double latencyS = 0.0;   // the α part
+    double bandwidthS = 0.0; // the bytes/B part
+    double timeS = 0.0;      // sum of the two
+    double bytesSentPerRank = 0.0;
+    int steps = 0;               // message rounds on the critical path
+    double algbwBytesPerS = 0.0; // K / time
+    double busbwBytesPerS = 0.0; // algbw × busbwFactor(AllReduce, N)
+    double busbwFactor = 0.0;
+};
+
+int ceilLog2(int n); // ⌈log₂ n⌉ for n ≥ 1
+
+// Cost of all-reducing `bytes` (K) across `ranks` (N ≥ 2) with the given algorithm.
+AllReduceCost allReduceCost(AllReduceAlgorithm a, int ranks, double bytes, const AlphaBeta& ab);
+
+// nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): busbw = algbw × factor.
+double busbwFactor(Collective c, int ranks);
+
+// Message size at which two algorithms cost the same, or nullopt when one is never slower.
+// Both costs are affine in K (t = L + K·s), so the crossover is (L₁−L₂)/(s₂−s₁).
+std::optional<double> crossoverBytes(AllReduceAlgorithm a, AllReduceAlgorithm b, int ranks,
+                                     const AlphaBeta& ab);
+
+} // namespace wb

@@ -1,0 +1,94 @@
+#include "engine/number_format.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace wb {
+
+std::optional<double> parseNumber(std::string_view text) {
+    while (!text.empty() && text.front() == ' ')
+        text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ')
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
+    if (text.front() == '+')
+        text.remove_prefix(1);
+    double v = 0.0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+std::string formatNumber(double v) {
+    std::array<char, 64> buf{};
+    std::snprintf(buf.data(), buf.size(), "%.6g", v);
+    return buf.data();
+}
+
+namespace {
+struct Prefix {
+    double scale;
+    const char* name;
+};
+constexpr std::array<Prefix, 11> kPrefixes{{{1e18, "E"},
+                                            {1e15, "P"},
+                                            {1e12, "T"},
+                                            {1e9, "G"},
+                                            {1e6, "M"},
+                                            {1e3, "k"},
+                                            {1.0, ""},
+                                            {1e-3, "m"},
+                                            {1e-6, "µ"},
+                                            {1e-9, "n"},
+                                            {1e-12, "p"}}};
+constexpr size_t kUnitPrefix = 6;
+
+std::string digits(double scaled, int significant, bool keepTrailingZeros) {
+    std::array<char, 64> buf{};
+    if (keepTrailingZeros) {
+        const double mag = std::fabs(scaled);
+        const int intDigits = mag < 1.0 ? 1 : static_cast<int>(std::floor(std::log10(mag))) + 1;
+        std::snprintf(buf.data(), buf.size(), "%.*f", std::max(0, significant - intDigits), scaled);
+    } else {
+        std::snprintf(buf.data(), buf.size(), "%.*g", significant, scaled);
+    }
+    return buf.data();
+}
+} // namespace
+
+std::string formatSi(double value, std::string_view unit, int significant, bool keepTrailingZeros) {
+    if (!std::isfinite(value))
+        return "? " + std::string(unit);
+    const double mag = std::fabs(value);
+    size_t k = kUnitPrefix;
+    if (mag > 0.0) {
+        k = kPrefixes.size() - 1;
+        for (size_t i = 0; i < kPrefixes.size(); ++i) {
+            if (mag >= kPrefixes[i].scale) {
+                k = i;
+                break;
+            }
+        }
+    }
+    std::string text = digits(value / kPrefixes[k].scale, significant, keepTrailingZeros);
+    // 999.96 at three digits prints as 1000 (or 1e+03): step up to the next prefix.
+    if (k > 0 && std::fabs(std::strtod(text.c_str(), nullptr)) >= 1000.0) {
+        --k;
+        text = digits(value / kPrefixes[k].scale, significant, keepTrailingZeros);
+    }
+    return text + " " + kPrefixes[k].name + std::string(unit);
+}
+
+std::string formatBytes(double bytes, bool keepTrailingZeros) {
+    if (std::isfinite(bytes) && std::fabs(bytes) < 999.5)
+        return std::to_string(std::lround(bytes)) + " B";
+    return formatSi(bytes, "B", 3, keepTrailingZeros);
+}
+
+} // namespace wb

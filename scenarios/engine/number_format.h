@@ -1,0 +1,27 @@
+#pragma once
+// Number text in one place: parsing user input strictly and printing with SI units, so
+// every view, the CLI and the answer cards write quantities the same way.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace wb {
+
+// Whole-string parse of a finite decimal number ("8", "1e6", "0.25"); nullopt otherwise.
+std::optional<double> parseNumber(std::string_view text);
+
+// Shortest text that round-trips at 6 significant digits ("8", "0.25", "1e+06").
+std::string formatNumber(double v);
+
+// Value with a decimal SI prefix and unit: 1.5e9, "B" -> "1.5 GB"; 3.2e-6, "s" -> "3.2 µs".
+// Rounding that carries into the next prefix moves up (999.96e3 -> "1 M..."). With
+// keepTrailingZeros the text keeps `significant` digits ("1.50 MB"), so an animated
+// counter does not change width every frame.
+std::string formatSi(double value, std::string_view unit, int significant = 3,
+                     bool keepTrailingZeros = false);
+
+// Bytes with decimal prefixes (kB, MB, GB, TB): Warpboard uses decimal units throughout.
+// Below 1 kB the count is a whole number ("512 B").
+std::string formatBytes(double bytes, bool keepTrailingZeros = false);
+
+} // namespace wb

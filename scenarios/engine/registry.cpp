@@ -1,0 +1,30 @@
+#include "engine/registry.h"
+
+#include "collectives/ring_allreduce_scenario.h"
+#include "roofline/roofline_scenario.h"
+
+namespace wb {
+
+const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
+    // Order within a group is the order of the browser and of --list.
+    static const std::vector<std::unique_ptr<Scenario>> list = [] {
+        std::vector<std::unique_ptr<Scenario>> v;
+        v.push_back(std::make_unique<RooflineScenario>());
+        v.push_back(std::make_unique<RingAllReduceScenario>());
+        return v;
+    }();
+    return list;
+}
+
+const Scenario* findScenario(std::string_view id) {
+    for (const auto& s : allScenarios())
+        if (s->id() == id)
+            return s.get();
+    return nullptr;
+}
+
+const Scenario& defaultScenario() {
+    return *findScenario("ring-allreduce");
+}
+
+} // namespace wb

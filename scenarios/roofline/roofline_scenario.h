@@ -1,0 +1,21 @@
+#pragma once
+// A6 "Is this kernel compute- or memory-bound? Why is decode at batch 1 never
+// compute-bound?": rooflines from the catalogue, reference kernels, and a decode point
+// that batching slides toward the ridge.
+#include "engine/scenario.h"
+
+namespace wb {
+
+class RooflineScenario final : public Scenario {
+public:
+    std::string id() const override { return "roofline"; }
+    ScenarioGroup group() const override { return ScenarioGroup::InsideOneGpu; }
+    std::string title() const override { return "The roofline"; }
+    std::string question() const override;
+    std::string answer() const override;
+    std::vector<SourceRef> sources() const override;
+    std::vector<ParamSpec> parameters() const override;
+    Story build(const Params& params) const override;
+};
+
+} // namespace wb

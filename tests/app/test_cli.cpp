@@ -1,0 +1,204 @@
+// The command line as a user runs it: JSON on stdout, errors on stderr with exit code 2,
+// exports that produce real PNG and SVG files.
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+struct Result {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result runWarpboard(const QStringList& args, bool headless = true) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (headless) {
+        // Like a server: no display at all; the program must pick offscreen itself.
+        env.remove("QT_QPA_PLATFORM");
+        env.remove("DISPLAY");
+        env.remove("WAYLAND_DISPLAY");
+    }
+    p.setProcessEnvironment(env);
+    p.start(WARPBOARD_BIN, args);
+    if (!p.waitForFinished(60000))
+        return {};
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QJsonObject jsonOf(const Result& r) {
+    QJsonParseError e;
+    const auto doc = QJsonDocument::fromJson(r.out, &e);
+    if (e.error != QJsonParseError::NoError)
+        qWarning() << "not JSON:" << r.out << r.err;
+    return doc.object();
+}
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void listJson() {
+        const Result r = runWarpboard({"--list", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out).array();
+        QVERIFY(list.size() >= 2);
+        QStringList ids;
+        for (const auto& v : list) {
+            const QJsonObject o = v.toObject();
+            QVERIFY(o.contains("id") && o.contains("group") && o.contains("title"));
+            ids << o["id"].toString();
+        }
+        QVERIFY(ids.contains("ring-allreduce"));
+        QVERIFY(ids.contains("roofline"));
+        QVERIFY(r.err.isEmpty());
+    }
+    void helpDocumentsEveryCommand() {
+        const Result r = runWarpboard({"--help"});
+        QCOMPARE(r.code, 0);
+        for (const char* word : {"--list", "export", "calc ring-allreduce", "calc busbw",
+                                 "calc roofline", "calc decode", "--present", "--scenario"})
+            QVERIFY2(r.out.contains(word), word);
+    }
+    void calcRingAllReduce() {
+        const Result r = runWarpboard({"calc", "ring-allreduce", "--ranks", "8", "--bytes", "1e9",
+                                       "--alpha-us", "5", "--bandwidth-gbs", "50", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = jsonOf(r);
+        QCOMPARE(j["bytes_sent_per_rank"].toDouble(), 1.75e9);
+        QCOMPARE(j["steps"].toInt(), 14);
+        QCOMPARE(j["busbw_factor"].toDouble(), 1.75);
+        QVERIFY(std::fabs(j["time_s"].toDouble() - (70e-6 + 0.035)) < 1e-12);
+        for (const char* k : {"algbw_gbs", "busbw_gbs", "time_s", "steps", "bytes_sent_per_rank"})
+            QVERIFY2(j.contains(k), k);
+    }
+    void calcBusbwAndRoofline() {
+        for (auto [n, f] : {std::pair{"2", 1.0}, {"4", 1.5}, {"8", 1.75}}) {
+            const Result r = runWarpboard(
+                {"calc", "busbw", "--collective", "allreduce", "--ranks", n, "--json"});
+            QCOMPARE(r.code, 0);
+            QCOMPARE(jsonOf(r)["factor"].toDouble(), f);
+        }
+        const Result r = runWarpboard({"calc", "roofline", "--gpu", "h100-sxm", "--precision",
+                                       "bf16", "--intensity", "1000", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = jsonOf(r);
+        QVERIFY(std::fabs(j["ridge_flop_per_byte"].toDouble() - 295.3) < 0.1);
+        QCOMPARE(j["bound"].toString(), QString("compute"));
+        QCOMPARE(j["attainable_tflops"].toDouble(), 989.4);
+        const Result d = runWarpboard(
+            {"calc", "decode", "--gpu", "h200-sxm", "--params", "70e9", "--batch", "8", "--json"});
+        QCOMPARE(d.code, 0);
+        QCOMPARE(jsonOf(d)["intensity_flop_per_byte"].toDouble(), 8.0);
+    }
+    void errorsExitTwoAndNameTheProblem_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "frobnicate";
+        QTest::newRow("unknown model") << QStringList{"calc", "nope"} << "ring-allreduce|busbw";
+        QTest::newRow("ranks too big") << QStringList{"calc",
+                                                      "ring-allreduce",
+                                                      "--ranks",
+                                                      "5000",
+                                                      "--bytes",
+                                                      "1",
+                                                      "--alpha-us",
+                                                      "1",
+                                                      "--bandwidth-gbs",
+                                                      "1"}
+                                       << "2…1024";
+        QTest::newRow("missing arg")
+            << QStringList{"calc", "ring-allreduce", "--ranks", "8"} << "missing --bytes";
+        QTest::newRow("unknown option")
+            << QStringList{"calc",    "busbw", "--collective", "allreduce",
+                           "--ranks", "4",     "--colour",     "red"}
+            << "--colour";
+        QTest::newRow("bad collective")
+            << QStringList{"calc", "busbw", "--collective", "gossip", "--ranks", "4"}
+            << "allreduce|allgather";
+        QTest::newRow("unknown gpu")
+            << QStringList{"calc", "roofline", "--gpu", "b200", "--precision", "bf16"}
+            << "h100-sxm";
+        QTest::newRow("fp8 on a100")
+            << QStringList{"calc", "roofline", "--gpu", "a100-sxm-80gb", "--precision", "fp8"}
+            << "fp8";
+        QTest::newRow("nan") << QStringList{"calc",     "decode", "--gpu",   "h100-sxm",
+                                            "--params", "nan",    "--batch", "1"}
+                             << "params";
+        QTest::newRow("dangling") << QStringList{"calc", "busbw", "--ranks"}
+                                  << "--ranks needs a value";
+        QTest::newRow("unknown scenario") << QStringList{"--scenario", "nope"} << "ring-allreduce";
+        QTest::newRow("step out of range")
+            << QStringList{"--scenario", "roofline", "--step", "99"} << "1…";
+        QTest::newRow("export bad step")
+            << QStringList{"export", "roofline", "--step", "0", "--out", "x.png"} << "--step";
+        QTest::newRow("export bad ext")
+            << QStringList{"export", "roofline", "--step", "1", "--out", "x.gif"} << ".png or .svg";
+        QTest::newRow("export bad size")
+            << QStringList{"export", "roofline", "--step", "1", "--out", "x.png", "--size", "10x10"}
+            << "--size";
+        QTest::newRow("export bad param")
+            << QStringList{"export", "ring-allreduce", "--step",  "1",
+                           "--out",  "x.png",          "--param", "ranks=99"}
+            << "2…16";
+    }
+    void errorsExitTwoAndNameTheProblem() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Result r = runWarpboard(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData()); // stdout carries only results
+        QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
+    }
+    void exportPngAndSvg() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("ring.png");
+        Result r = runWarpboard({"export", "ring-allreduce", "--step", "2", "--out", png, "--size",
+                                 "1280x720", "--param", "ranks=6"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1280, 720));
+        // Not a blank canvas: many distinct colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+
+        const QString svg1 = dir.filePath("roof1.svg");
+        const QString svg2 = dir.filePath("roof2.svg");
+        QCOMPARE(runWarpboard({"export", "roofline", "--step", "6", "--out", svg1}).code, 0);
+        QCOMPARE(runWarpboard({"export", "roofline", "--step", "6", "--out", svg2}).code, 0);
+        QFile a(svg1), b(svg2);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray bytes = a.readAll();
+        QVERIFY(bytes.startsWith("<?xml"));
+        QVERIFY(bytes.contains("<text")); // vector: text stays text
+        QVERIFY(bytes.contains("decode"));
+        QCOMPARE(bytes, b.readAll()); // same step exports byte-identically
+    }
+    void guiWithoutDisplayRendersAPng() {
+        QTemporaryDir dir;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("QT_QPA_PLATFORM");
+        env.remove("DISPLAY");
+        env.remove("WAYLAND_DISPLAY");
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(dir.path());
+        p.start(WARPBOARD_BIN, {"--scenario", "roofline", "--step", "2"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString expected = dir.filePath("warpboard-roofline-step2.png");
+        QVERIFY(QFile::exists(expected));
+        QVERIFY(p.readAllStandardOutput().contains("warpboard-roofline-step2.png"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

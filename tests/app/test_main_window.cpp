@@ -1,0 +1,152 @@
+// The main window driven like a user: scenarios, steps, keys, parameters, the answer card,
+// presentation mode with the pen, exports.
+#include "answer_card.h"
+#include "engine/registry.h"
+#include "main_window.h"
+#include "param_panel.h"
+#include "pen_overlay.h"
+#include "playback_controller.h"
+#include "slide_widget.h"
+
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QImage>
+#include <QMenuBar>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace wb;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("WarpboardTest");
+        QSettings().clear();
+    }
+    void opensTheDefaultScenario() {
+        MainWindow w;
+        w.openInitial(nullptr, 0, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("ring-allreduce"));
+        QCOMPARE(w.playback()->step(), 0);
+        QVERIFY(w.slide()->text().stepLabel.startsWith("Step 1/"));
+        QVERIFY(w.slide()->text().provenance.contains("modeled on CPU"));
+    }
+    void keysStepThroughTheStory() {
+        MainWindow w;
+        w.openInitial(findScenario("roofline"), 0, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.slide()->setFocus();
+        QTest::keyClick(&w, Qt::Key_Right);
+        QCOMPARE(w.playback()->step(), 1);
+        QTest::keyClick(&w, Qt::Key_Space);
+        QCOMPARE(w.playback()->step(), 2);
+        QTest::keyClick(&w, Qt::Key_Left);
+        QCOMPARE(w.playback()->step(), 1);
+        QTest::keyClick(&w, Qt::Key_End);
+        QCOMPARE(w.playback()->step(), w.session()->stepCount() - 1);
+        QTest::keyClick(&w, Qt::Key_Home);
+        QCOMPARE(w.playback()->step(), 0);
+        QTest::keyClick(&w, Qt::Key_4);
+        QCOMPARE(w.playback()->step(), 3);
+        QVERIFY(w.slide()->text().stepLabel.startsWith("Step 4/"));
+    }
+    void parameterChangesRebuildTheStory() {
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 1, false);
+        const Frames before = w.session()->frames(1, 0.5);
+        auto* ranks = w.paramPanel()->findChild<QDoubleSpinBox*>("ranks");
+        QVERIFY(ranks);
+        ranks->setValue(8);
+        QCOMPARE(w.session()->params().integer("ranks"), 8LL);
+        QCOMPARE(w.playback()->step(), 1); // the step is kept
+        QVERIFY(!(w.session()->frames(1, 0.5) == before));
+        const Frames after = w.session()->frames(1, 0.5);
+        const auto& ring = std::get<RingFrame>(after.items.front());
+        QCOMPARE(ring.ranks, 8);
+    }
+    void answerStaysHiddenUntilRevealedAndIsRemembered() {
+        {
+            MainWindow w;
+            w.openInitial(findScenario("roofline"), 0, false);
+            QVERIFY(!w.answerCard()->isRevealed());
+            QVERIFY(!w.answerCard()->shownText().contains("295"));
+            w.answerCard()->setRevealed(true);
+            QVERIFY(w.answerCard()->shownText().contains("295"));
+        }
+        MainWindow again;
+        again.openInitial(findScenario("roofline"), 0, false);
+        QVERIFY(again.answerCard()->isRevealed());
+        again.openScenario("ring-allreduce");
+        QVERIFY(!again.answerCard()->isRevealed()); // per scenario
+        again.openScenario("roofline");
+        again.answerCard()->setRevealed(false);
+    }
+    void presentationModeHidesEverythingButTheView() {
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 0, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentation(true);
+        QVERIFY(w.isPresenting());
+        QVERIFY(!w.menuBar()->isVisible());
+        for (auto* d : w.findChildren<QDockWidget*>())
+            QVERIFY(!d->isVisible());
+        // Pen: P, draw, Z undo; pages are per step.
+        QTest::keyClick(&w, Qt::Key_P);
+        QCOMPARE(w.pen()->mode(), PenOverlay::Mode::Pen);
+        w.pen()->addStroke({QPointF(10, 10), QPointF(200, 120), QPointF(300, 60)});
+        QCOMPARE(w.pen()->strokeCount(), 1);
+        QTest::keyClick(&w, Qt::Key_Right);
+        QCOMPARE(w.pen()->strokeCount(), 0);
+        QTest::keyClick(&w, Qt::Key_Left);
+        QCOMPARE(w.pen()->strokeCount(), 1);
+        QTest::keyClick(&w, Qt::Key_Z);
+        QCOMPARE(w.pen()->strokeCount(), 0);
+        QTest::keyClick(&w, Qt::Key_B);
+        QVERIFY(w.isBlanked());
+        QTest::keyClick(&w, Qt::Key_B);
+        QVERIFY(!w.isBlanked());
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(!w.isPresenting());
+        QVERIFY(w.menuBar()->isVisible());
+    }
+    void exportsTheCurrentStepWithPenStrokes() {
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 4, false);
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTemporaryDir dir;
+        QCOMPARE(w.exportCurrentStep(dir.filePath("a.png"), {960, 540}), QString());
+        QImage plain(dir.filePath("a.png"));
+        QCOMPARE(plain.size(), QSize(960, 540));
+        w.pen()->addStroke({QPointF(0, 0), QPointF(w.pen()->width(), w.pen()->height())});
+        QCOMPARE(w.exportCurrentStep(dir.filePath("b.png"), {960, 540}), QString());
+        QImage withPen(dir.filePath("b.png"));
+        QVERIFY(plain != withPen); // the drawing is in the export
+        QCOMPARE(w.exportCurrentStep(dir.filePath("c.svg")), QString());
+        QVERIFY(QFileInfo(dir.filePath("c.svg")).size() > 1000);
+        QVERIFY(!w.exportCurrentStep(dir.filePath("d.bmp")).isEmpty());
+    }
+    void themeSwitchPersists() {
+        {
+            MainWindow w;
+            w.openInitial(nullptr, 0, std::nullopt);
+            w.setDarkTheme(true);
+            QVERIFY(w.slide()->palette().color(QPalette::Window).lightness() < 100);
+        }
+        MainWindow again;
+        again.openInitial(nullptr, 0, std::nullopt);
+        QVERIFY(again.isDarkTheme());
+        again.setDarkTheme(false);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,90 @@
+// Device discovery must answer on any machine: with a GPU it describes it, without one
+// (no driver, or a build without CUDA) it says why, and it never crashes or exits.
+#include "device/device_query.h"
+
+#include <QTest>
+
+class TestDeviceQuery : public QObject {
+    Q_OBJECT
+
+private slots:
+    void formatsCudaVersions() {
+        QCOMPARE(wb::formatCudaVersion(12040), std::string("12.4"));
+        QCOMPARE(wb::formatCudaVersion(13000), std::string("13.0"));
+        QCOMPARE(wb::formatCudaVersion(11080), std::string("11.8"));
+        QCOMPARE(wb::formatCudaVersion(12090), std::string("12.9"));
+        QCOMPARE(wb::formatCudaVersion(0), std::string("none"));
+    }
+
+    void summarizesADevice() {
+        wb::DeviceInfo d;
+        d.name = "NVIDIA H100 80GB HBM3";
+        d.smCount = 132;
+        d.memoryGB = 85.52;
+        d.ccMajor = 9;
+        d.ccMinor = 0;
+        QCOMPARE(d.computeCapability(), std::string("9.0"));
+        QCOMPARE(d.summary(), std::string("NVIDIA H100 80GB HBM3 · 132 SMs · 85.5 GB · CC 9.0"));
+
+        wb::DeviceQuery q;
+        q.devices.push_back(d);
+        QVERIFY(q.hasGpu());
+        QCOMPARE(q.summary(), d.summary());
+    }
+
+    void summaryWithoutGpuIsTheReason() {
+        wb::DeviceQuery q;
+        q.noGpuReason = "no GPU: CUDA driver version is insufficient for CUDA runtime version";
+        QVERIFY(!q.hasGpu());
+        QCOMPARE(q.summary(), q.noGpuReason);
+    }
+
+    void queryAnswersWithoutCrashing() {
+        // Called twice: the second call must also cope with whatever state the first left.
+        const wb::DeviceQuery first = wb::queryDevices();
+        const wb::DeviceQuery q = wb::queryDevices();
+        QCOMPARE(q.hasGpu(), first.hasGpu());
+        QVERIFY(!q.summary().empty());
+        if (q.hasGpu()) {
+            QVERIFY(q.noGpuReason.empty());
+            return;
+        }
+        QVERIFY2(q.noGpuReason.rfind("no GPU: ", 0) == 0, q.noGpuReason.c_str());
+        QVERIFY2(q.noGpuReason.size() > std::string("no GPU: ").size(), q.noGpuReason.c_str());
+        QCOMPARE(q.summary(), q.noGpuReason);
+    }
+
+    void reportsHowItWasBuilt() {
+        QCOMPARE(wb::cudaCompiledIn(), WARPBOARD_CUDA != 0);
+        if (!wb::cudaCompiledIn()) {
+            QCOMPARE(wb::queryDevices().noGpuReason,
+                     std::string("no GPU: Warpboard was built without CUDA"));
+        }
+    }
+
+    void describesRealDevices() {
+        const wb::DeviceQuery q = wb::queryDevices();
+        if (!q.hasGpu())
+            QSKIP(q.noGpuReason.c_str());
+        for (std::size_t i = 0; i < q.devices.size(); ++i) {
+            const wb::DeviceInfo& d = q.devices[i];
+            QCOMPARE(d.index, static_cast<int>(i));
+            QVERIFY(!d.name.empty());
+            QVERIFY(d.smCount > 0);
+            QVERIFY(d.memoryGB > 0.5);
+            QVERIFY(d.ccMajor >= 5);
+            QVERIFY(d.smClockGHz > 0.1 && d.smClockGHz < 5.0);
+            QVERIFY(d.memoryClockGHz > 0.1);
+            QVERIFY(d.memoryBusWidthBits >= 64);
+            QVERIFY(d.l2CacheMB > 0.1);
+            QVERIFY(d.maxThreadsPerSm >= 1024);
+            QVERIFY(d.maxSharedPerBlockKB >= 48);
+            QVERIFY(d.driverVersion >= 11000);
+            QVERIFY(d.runtimeVersion >= 11000);
+            qInfo("%s", d.summary().c_str());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDeviceQuery)
+#include "test_device_query.moc"

@@ -1,0 +1,95 @@
+// The built-in catalogue against FACTS.md §1.1, and malformed catalogues giving errors that
+// say where and what.
+#include "catalogue/hardware_catalogue.h"
+
+#include <QtTest>
+
+using namespace wb;
+
+namespace {
+QString errorOf(std::string_view json) {
+    auto r = HardwareCatalogue::parse(json);
+    if (auto* e = std::get_if<CatalogueError>(&r))
+        return QString::fromStdString(e->message);
+    return {};
+}
+const char* kMinimalSources = R"("sources": {"s": {"label": "L", "url": "https://x"}})";
+} // namespace
+
+class TestHardwareCatalogue : public QObject {
+    Q_OBJECT
+private slots:
+    void builtinHasTheFourGpus() {
+        const auto& cat = HardwareCatalogue::builtin();
+        for (const char* id : {"h100-sxm", "h200-sxm", "a100-sxm-40gb", "a100-sxm-80gb"})
+            QVERIFY2(cat.find(id), id);
+        QVERIFY(!cat.find("h100"));
+    }
+    void valuesMatchFacts() {
+        const auto& cat = HardwareCatalogue::builtin();
+        const GpuSpec& h100 = *cat.find("h100-sxm");
+        QCOMPARE(h100.value("sm_count"), 132.0);
+        QCOMPARE(h100.value("bf16_dense_tflops"), 989.4);
+        QCOMPARE(h100.value("memory_bandwidth_gbs"), 3350.0);
+        QCOMPARE(h100.value("l2_cache_mb"), 50.0);
+        QCOMPARE(h100.value("max_shared_per_block_kb"), 227.0);
+        QCOMPARE(h100.value("nvlink_bidirectional_gbs"), 900.0);
+        const GpuSpec& h200 = *cat.find("h200-sxm");
+        QCOMPARE(h200.value("memory_gb"), 141.0);
+        QCOMPARE(h200.value("memory_bandwidth_gbs"), 4800.0);
+        const GpuSpec& a40 = *cat.find("a100-sxm-40gb");
+        QCOMPARE(a40.value("memory_bandwidth_gbs"), 1555.0);
+        QCOMPARE(a40.value("sm_count"), 108.0);
+        QCOMPARE(cat.find("a100-sxm-80gb")->value("memory_bandwidth_gbs"), 2039.0);
+        // A100 SXM BF16 dense is 312, the sparse number 624 must not be the dense field.
+        QCOMPARE(a40.value("bf16_dense_tflops"), 312.0);
+    }
+    void everyNumberHasASource() {
+        const auto& cat = HardwareCatalogue::builtin();
+        for (const auto& g : cat.gpus()) {
+            for (const auto& [name, v] : g.fields) {
+                const SpecSource* s = cat.source(v.sourceId);
+                QVERIFY2(s, qPrintable(QString::fromStdString(g.id + "/" + name)));
+                QVERIFY(s->url.rfind("https://", 0) == 0);
+                QVERIFY(!v.unit.empty());
+            }
+            QVERIFY(!cat.citation(g, "memory_bandwidth_gbs").empty());
+        }
+    }
+    void truncatedJsonSaysWhere() {
+        const QString e = errorOf(R"({"sources": {"s": {"label": )");
+        QVERIFY2(e.contains("not valid JSON at byte"), qPrintable(e));
+    }
+    void wrongShapesNameThePath() {
+        QVERIFY(errorOf("[]").contains("expected an object"));
+        QVERIFY(errorOf(R"({"gpus": []})").contains("/sources"));
+        QVERIFY(errorOf(std::string("{") + kMinimalSources + R"(, "gpus": []})").contains("/gpus"));
+        const QString missing = errorOf(std::string("{") + kMinimalSources +
+                                        R"(, "gpus": [{"id": "x1", "name": "X", "architecture": "A",
+            "compute_capability": "9.0", "fields": {"sm_count": {"value": 1, "unit": "SMs", "source": "s"}}}]})");
+        QVERIFY2(missing.contains("x1") && missing.contains("missing required field"),
+                 qPrintable(missing));
+        const QString badSource =
+            errorOf(std::string("{") + kMinimalSources +
+                    R"(, "gpus": [{"id": "x1", "name": "X", "architecture": "A",
+            "compute_capability": "9.0", "fields": {"sm_count": {"value": 1, "unit": "SMs", "source": "nope"}}}]})");
+        QVERIFY2(badSource.contains("/fields/sm_count") &&
+                     badSource.contains("unknown source 'nope'"),
+                 qPrintable(badSource));
+        const QString badType = errorOf(std::string("{") + kMinimalSources +
+                                        R"(, "gpus": [{"id": "x1", "name": "X", "architecture": "A",
+            "compute_capability": "9.0", "fields": {"sm_count": {"value": "many", "unit": "SMs", "source": "s"}}}]})");
+        QVERIFY2(badType.contains("/fields/sm_count") &&
+                     badType.contains("expected {value: number"),
+                 qPrintable(badType));
+        QVERIFY(errorOf(std::string("{") + kMinimalSources + R"(, "gpus": [{"name": "X"}]})")
+                    .contains("/gpus/0/id"));
+    }
+    void binaryJunkIsAnError() {
+        const std::string junk("\x00\xff\xfe{\x01", 5);
+        QVERIFY(!errorOf(junk).isEmpty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestHardwareCatalogue)
+#include "test_hardware_catalogue.moc"

@@ -1,0 +1,148 @@
+// FrameStage keeps one view per item, reuses it while the kind stays, lays the first item out
+// large, and renders completely offscreen (charts included) for exports.
+#include "chart_view.h"
+#include "facts_view.h"
+#include "frame_stage.h"
+#include "render_probe.h"
+#include "ring_view.h"
+#include "stage_layout.h"
+
+#include <QTest>
+
+using namespace wb;
+using namespace wb::test;
+
+namespace {
+
+RingFrame ring() {
+    RingFrame f;
+    f.ranks = 4;
+    f.holdings.assign(4, std::vector<ContributorMask>(4, 0));
+    for (std::size_t r = 0; r < 4; ++r) {
+        for (auto& m : f.holdings[r]) {
+            m = ContributorMask{1} << r;
+        }
+    }
+    f.bytesSent = {1e6, 1e6, 1e6, 1e6};
+    f.bytesTarget = 3e6;
+    f.phase = "all-gather";
+    f.round = 1;
+    f.roundsInPhase = 3;
+    return f;
+}
+
+ChartFrame chart() {
+    ChartFrame f;
+    f.title = "Bus bandwidth";
+    f.x = {"message size (B)", true, 1e3, 1e9};
+    f.y = {"busbw (GB/s)", false, 0.0, 400.0};
+    ChartSeries s;
+    s.name = "ring";
+    s.points = {{1e3, 5.0}, {1e6, 120.0}, {1e9, 360.0}};
+    f.series = {s};
+    f.footnote = "nccl-tests all_reduce_perf";
+    return f;
+}
+
+FactsFrame facts() {
+    FactsFrame f;
+    f.title = "Numbers";
+    f.rows = {{"Ranks", "4", "parameter", false}, {"busbw", "360 GB/s", "model", true}};
+    return f;
+}
+
+Frames three() {
+    return Frames{{ring(), chart(), facts()}};
+}
+
+} // namespace
+
+class TestFrameStage : public QObject {
+    Q_OBJECT
+private slots:
+    void layoutPutsTheFirstItemLarge() {
+        const QRect area(0, 0, 1920, 1080);
+        const std::vector<QRect> one = stageLayout(area, 1);
+        QCOMPARE(one.size(), std::size_t{1});
+        QVERIFY(one[0].width() > 1800 && one[0].height() > 1000);
+        const std::vector<QRect> r = stageLayout(area, 3);
+        QCOMPARE(r.size(), std::size_t{3});
+        QVERIFY(std::abs(r[0].width() / 1920.0 - 0.6) < 0.03);
+        QVERIFY(r[1].left() > r[0].right());
+        QCOMPARE(r[1].left(), r[2].left());
+        QVERIFY(r[2].top() > r[1].bottom());
+        for (std::size_t a = 0; a < r.size(); ++a) {
+            QVERIFY(area.contains(r[a]));
+            for (std::size_t b = a + 1; b < r.size(); ++b) {
+                QVERIFY(!r[a].intersects(r[b]));
+            }
+        }
+        QVERIFY(stageLayout(area, 0).empty());
+    }
+
+    void oneViewPerItemReusedByKind() {
+        FrameStage stage;
+        stage.resize(1280, 720);
+        stage.setFrames(three());
+        QCOMPARE(stage.viewCount(), 3);
+        QVERIFY(qobject_cast<RingView*>(stage.view(0)) != nullptr);
+        QVERIFY(qobject_cast<ChartView*>(stage.view(1)) != nullptr);
+        QVERIFY(qobject_cast<FactsView*>(stage.view(2)) != nullptr);
+        QWidget* ringView = stage.view(0);
+        QWidget* chartView = stage.view(1);
+
+        Frames next = three();
+        std::get<RingFrame>(next.items[0]).round = 2;
+        next.items[2] = chart(); // facts -> chart: a new view there only
+        stage.setFrames(next);
+        QCOMPARE(stage.view(0), ringView);
+        QCOMPARE(stage.view(1), chartView);
+        QVERIFY(qobject_cast<ChartView*>(stage.view(2)) != nullptr);
+        QCOMPARE(qobject_cast<RingView*>(ringView)->frame().round, 2);
+        QCOMPARE(stage.frames(), next);
+
+        stage.setFrames(Frames{{ring()}});
+        QCOMPARE(stage.viewCount(), 1);
+        QCOMPARE(stage.view(0), ringView);
+        QCOMPARE(stage.view(0)->geometry(), stageLayout(stage.rect(), 1)[0]);
+        QCOMPARE(stage.findChildren<ChartView*>().size(), 0);
+    }
+
+    void rendersEveryRegionOffscreen() {
+        FrameStage stage;
+        stage.setTheme(Theme::dark());
+        stage.resize(1920, 1080);
+        stage.setFrames(three()); // never shown: this is how exports render
+        const QImage image = grabImage(stage);
+        saveForHumans(image, QStringLiteral("stage_1080p_dark"));
+        QCOMPARE(image.size(), QSize(1920, 1080));
+        const QColor background = Theme::dark().background;
+        const std::vector<QRect> regions = stageLayout(stage.rect(), 3);
+        for (std::size_t i = 0; i < regions.size(); ++i) {
+            QCOMPARE(stage.view(static_cast<int>(i))->geometry(), regions[i]);
+            const int ink = countNotNear(image, regions[i], background, 12);
+            QVERIFY2(ink > regions[i].width() * regions[i].height() / 200,
+                     qPrintable(QStringLiteral("region %1 nearly empty: %2").arg(i).arg(ink)));
+        }
+        // The chart's line is in the export, in its series colour.
+        QVERIFY(countNear(image, regions[1], Theme::dark().seriesColor(0), 20) > 100);
+        // Same frames, same pixels.
+        QCOMPARE(grabImage(stage), image);
+    }
+
+    void themeReachesEveryView() {
+        FrameStage stage;
+        stage.setFrames(three());
+        stage.setTheme(Theme::presentation(true));
+        QCOMPARE(qobject_cast<RingView*>(stage.view(0))->theme().fontScale, 1.6);
+        QCOMPARE(qobject_cast<ChartView*>(stage.view(1))->theme().fontScale, 1.6);
+        QCOMPARE(qobject_cast<FactsView*>(stage.view(2))->theme().fontScale, 1.6);
+        stage.resize(1280, 720);
+        stage.setFrames(Frames{{facts(), ring()}});
+        QCOMPARE(qobject_cast<FactsView*>(stage.view(0))->theme().fontScale, 1.6);
+        saveForHumans(grabImage(stage), QStringLiteral("stage_presentation"));
+    }
+};
+
+QTEST_MAIN(TestFrameStage)
+#include "test_frame_stage.moc"

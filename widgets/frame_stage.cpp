@@ -1,0 +1,98 @@
+#include "frame_stage.h"
+
+#include "chart_view.h"
+#include "facts_view.h"
+#include "ring_view.h"
+#include "stage_layout.h"
+
+#include <QPainter>
+#include <type_traits>
+
+namespace wb {
+
+namespace {
+
+// Which view renders which frame kind; the one place that pairs them.
+template <typename F> struct ViewFor;
+template <> struct ViewFor<RingFrame> { using type = RingView; };
+template <> struct ViewFor<ChartFrame> { using type = ChartView; };
+template <> struct ViewFor<FactsFrame> { using type = FactsView; };
+
+template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
+    // Exactly one cast succeeds; the fold stops there.
+    (void)((qobject_cast<Views*>(view) != nullptr &&
+            (qobject_cast<Views*>(view)->setTheme(theme), true)) ||
+           ...);
+}
+
+} // namespace
+
+FrameStage::FrameStage(QWidget* parent)
+    : QWidget(parent) {
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void FrameStage::setFrames(const Frames& frames) {
+    m_frames = frames;
+    const std::size_t count = m_frames.items.size();
+    while (m_views.size() > count) {
+        delete m_views.back();
+        m_views.pop_back();
+    }
+    m_views.resize(count, nullptr);
+    for (std::size_t i = 0; i < count; ++i) {
+        showItem(i, m_frames.items[i]);
+    }
+    relayout();
+}
+
+void FrameStage::showItem(std::size_t index, const Frame& frame) {
+    std::visit(
+        [&](const auto& item) {
+            using View = typename ViewFor<std::decay_t<decltype(item)>>::type;
+            auto* view = qobject_cast<View*>(m_views[index]);
+            if (view == nullptr) {
+                delete m_views[index];
+                view = new View(this);
+                view->setTheme(m_theme);
+                view->show();
+                m_views[index] = view;
+            }
+            view->setFrame(item);
+        },
+        frame);
+}
+
+void FrameStage::setTheme(const Theme& theme) {
+    m_theme = theme;
+    for (QWidget* view : m_views) {
+        applyTheme<RingView, ChartView, FactsView>(view, m_theme);
+    }
+    update();
+}
+
+QWidget* FrameStage::view(int index) const {
+    if (index < 0 || static_cast<std::size_t>(index) >= m_views.size()) {
+        return nullptr;
+    }
+    return m_views[static_cast<std::size_t>(index)];
+}
+
+void FrameStage::relayout() {
+    const std::vector<QRect> areas = stageLayout(rect(), static_cast<int>(m_views.size()));
+    for (std::size_t i = 0; i < m_views.size() && i < areas.size(); ++i) {
+        m_views[i]->setGeometry(areas[i]);
+    }
+}
+
+void FrameStage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    relayout();
+}
+
+void FrameStage::paintEvent(QPaintEvent* /*event*/) {
+    QPainter painter(this);
+    painter.fillRect(rect(), m_theme.background);
+}
+
+} // namespace wb

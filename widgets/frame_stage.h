@@ -1,0 +1,42 @@
+#pragma once
+// Shows one step's frames side by side: the first item large, the rest beside it. Keeps one
+// child view per item and reuses it while the item's kind stays the same, so playback only
+// updates data and never rebuilds widgets.
+#include "frames/frame.h"
+#include "theme.h"
+
+#include <QWidget>
+#include <vector>
+
+namespace wb {
+
+class FrameStage : public QWidget {
+    Q_OBJECT
+public:
+    explicit FrameStage(QWidget* parent = nullptr);
+
+    void setFrames(const Frames& frames);
+    const Frames& frames() const { return m_frames; }
+    void setTheme(const Theme& theme);
+    const Theme& theme() const { return m_theme; }
+
+    // The view showing item `index` (a RingView, ChartView or FactsView), or nullptr.
+    QWidget* view(int index) const;
+    int viewCount() const { return static_cast<int>(m_views.size()); }
+
+    QSize sizeHint() const override { return {1280, 720}; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    void showItem(std::size_t index, const Frame& frame);
+    void relayout();
+
+    Frames m_frames;
+    Theme m_theme = Theme::light();
+    std::vector<QWidget*> m_views;
+};
+
+} // namespace wb
