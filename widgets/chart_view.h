@@ -45,6 +45,10 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    // Paints the background and the minor grid of log axes. Qt Charts' own minor grid
+    // (translucent, antialiased items) cost ~10 ms a frame at 1080p; one aliased, opaque
+    // drawLines call here costs about 1 ms and stays vector in SVG exports.
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
 
 private:
     // Both kinds of axis exist for each side from the start and only the active one is shown:

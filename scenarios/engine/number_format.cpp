@@ -31,6 +31,24 @@ std::string formatNumber(double v) {
     return buf.data();
 }
 
+std::string formatSignificant(double v, int digits) {
+    if (!std::isfinite(v))
+        return "?";
+    const double mag = std::fabs(v);
+    const int exponent = mag > 0.0 ? static_cast<int>(std::floor(std::log10(mag))) : 0;
+    const int decimals = std::clamp(digits - exponent - 1, 0, 12);
+    std::array<char, 64> buf{};
+    std::snprintf(buf.data(), buf.size(), "%.*f", decimals, v);
+    std::string out = buf.data();
+    if (out.find('.') != std::string::npos) {
+        while (out.back() == '0')
+            out.pop_back();
+        if (out.back() == '.')
+            out.pop_back();
+    }
+    return out == "-0" ? "0" : out;
+}
+
 namespace {
 struct Prefix {
     double scale;

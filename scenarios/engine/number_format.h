@@ -13,6 +13,10 @@ std::optional<double> parseNumber(std::string_view text);
 // Shortest text that round-trips at 6 significant digits ("8", "0.25", "1e+06").
 std::string formatNumber(double v);
 
+// Plain decimal text with `digits` significant digits, never an exponent, trailing zeros
+// dropped: 295.34 -> "295.3" (4), 0.083333 -> "0.0833" (3), 1365.3 -> "1365" (3).
+std::string formatSignificant(double v, int digits);
+
 // Value with a decimal SI prefix and unit: 1.5e9, "B" -> "1.5 GB"; 3.2e-6, "s" -> "3.2 µs".
 // Rounding that carries into the next prefix moves up (999.96e3 -> "1 M..."). With
 // keepTrailingZeros the text keeps `significant` digits ("1.50 MB"), so an animated

@@ -66,7 +66,7 @@ ChartFrame baseChart(const Setup& s, const std::string& title) {
 ChartMarker ridgeMarker(const Setup& s, double peak, Precision p, bool emphasis) {
     const double ridge = ridgeFlopPerByte(peak, s.bandwidth);
     return ChartMarker{{ridge, peak},
-                       "ridge " + formatNumber(std::round(ridge * 10) / 10) + " FLOP/B",
+                       "ridge " + formatSignificant(ridge, 4) + " FLOP/B",
                        precisionTitle(p) + ": " + formatNumber(peak) + " TFLOP/s ÷ " +
                            formatNumber(s.bandwidth) + " TB/s (" + cite(*s.gpu, peakField(p)) + ")",
                        static_cast<int>(p),
@@ -78,7 +78,7 @@ ChartMarker decodeMarker(const Setup& s, const GpuSpec& gpu, double batch, int c
     const DecodeEstimate d = decodeEstimate(gpu, s.parameters, batch, s.weightBytes);
     return ChartMarker{{d.intensity, d.point.attainableTflops},
                        "decode B=" + formatNumber(batch),
-                       formatNumber(d.intensity) + " FLOP/B → " +
+                       formatSignificant(d.intensity, 4) + " FLOP/B → " +
                            formatSi(d.maxTokensPerS, "tok/s") + " on " + gpu.name,
                        color,
                        false,
@@ -92,9 +92,9 @@ FactsFrame decodeFacts(const Setup& s, double batch) {
               formatNumber(batch);
     f.rows.push_back({"weights read per step", formatBytes(s.parameters * s.weightBytes),
                       "P × bytes per weight", false});
-    f.rows.push_back({"intensity 2B / bytes per weight", formatNumber(d.intensity) + " FLOP/B",
-                      "formula", true});
-    f.rows.push_back({"BF16 ridge", formatNumber(std::round(d.point.ridge * 10) / 10) + " FLOP/B",
+    f.rows.push_back({"intensity 2B / bytes per weight",
+                      formatSignificant(d.intensity, 4) + " FLOP/B", "formula", true});
+    f.rows.push_back({"BF16 ridge", formatSignificant(d.point.ridge, 4) + " FLOP/B",
                       cite(*s.gpu, "bf16_dense_tflops"), false});
     f.rows.push_back({"bound", d.point.memoryBound ? "memory" : "compute", kRooflineSource, false});
     f.rows.push_back({"step time ≥", formatSi(d.stepTimeS, "s"), "roofline", false});
@@ -193,7 +193,7 @@ Story RooflineScenario::build(const Params& p) const {
          "The " + precisionText +
              " peak caps everything. The roofs meet at the ridge, peak ÷ "
              "bandwidth = " +
-             formatNumber(std::round(ridgeFlopPerByte(s.peak, s.bandwidth) * 10) / 10) +
+             formatSignificant(ridgeFlopPerByte(s.peak, s.bandwidth), 4) +
              " FLOP/B: left of it a kernel waits on memory, right of it on math." +
              (fellBack ? " (This GPU has no FP8, so BF16 is shown.)" : ""),
          3.0, [s](double) {
@@ -210,8 +210,7 @@ Story RooflineScenario::build(const Params& p) const {
                                    cite(*s.gpu, "memory_bandwidth_gbs"), false});
              facts.rows.push_back(
                  {"ridge = peak ÷ bandwidth",
-                  formatNumber(std::round(ridgeFlopPerByte(s.peak, s.bandwidth) * 10) / 10) +
-                      " FLOP/B",
+                  formatSignificant(ridgeFlopPerByte(s.peak, s.bandwidth), 4) + " FLOP/B",
                   "derived", true});
              return Frames{{f, facts}};
          }});
@@ -235,8 +234,7 @@ Story RooflineScenario::build(const Params& p) const {
                  f.markers.push_back(ridgeMarker(s, *peak, q, chosen));
                  facts.rows.push_back(
                      {precisionTitle(q),
-                      formatNumber(std::round(ridgeFlopPerByte(*peak, s.bandwidth) * 10) / 10) +
-                          " FLOP/B",
+                      formatSignificant(ridgeFlopPerByte(*peak, s.bandwidth), 4) + " FLOP/B",
                       cite(*s.gpu, peakField(q)), chosen});
              }
              return Frames{{f, facts}};
@@ -259,7 +257,7 @@ Story RooflineScenario::build(const Params& p) const {
                  const RooflinePoint pt =
                      roofline(*peakTflops(*s.gpu, k.precision), s.bandwidth, k.intensity);
                  facts.rows.push_back({k.name,
-                                       formatNumber(k.intensity) + " FLOP/B · " +
+                                       formatSignificant(k.intensity, 3) + " FLOP/B · " +
                                            (pt.memoryBound ? "memory" : "compute") + "-bound",
                                        k.formula, i + 1 == shown});
                  if (i < std::max<size_t>(shown, 1))

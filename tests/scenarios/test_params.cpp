@@ -53,6 +53,14 @@ private slots:
         QCOMPARE(formatSi(0.0, "s"), std::string("0 s"));
         QCOMPARE(formatSi(999.96e3, "B"), std::string("1 MB")); // rounding carries upward
     }
+    void significantDigits() {
+        QCOMPARE(formatSignificant(295.34, 4), std::string("295.3"));
+        QCOMPARE(formatSignificant(20.0, 4), std::string("20"));
+        QCOMPARE(formatSignificant(1.0 / 12.0, 3), std::string("0.0833"));
+        QCOMPARE(formatSignificant(1365.33, 3), std::string("1365"));
+        QCOMPARE(formatSignificant(0.0, 3), std::string("0"));
+        QCOMPARE(formatSignificant(-2.5, 3), std::string("-2.5"));
+    }
     void fixedWidthBytes() {
         // Counters keep three digits so they do not change width while animating.
         QCOMPARE(formatBytes(0, true), std::string("0 B"));
