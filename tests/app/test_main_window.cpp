@@ -134,6 +134,41 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath("c.svg")).size() > 1000);
         QVERIFY(!w.exportCurrentStep(dir.filePath("d.bmp")).isEmpty());
     }
+    void drawsNothingWhenIdle() {
+        // After a step has played, no timer may keep repainting the view.
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 0, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.playback()->setSpeed(4.0);
+        w.playback()->next();
+        QVERIFY(w.playback()->isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.playback()->isPlaying(), 10000);
+        struct PaintCounter : QObject {
+            int paints = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                paints += e->type() == QEvent::Paint;
+                return false;
+            }
+        } counter;
+        QTest::qWait(100); // let the last frame land
+        for (QWidget* child : w.findChildren<QWidget*>())
+            child->installEventFilter(&counter);
+        QTest::qWait(400);
+        QCOMPARE(counter.paints, 0);
+    }
+    void playingRepaintsTheView() {
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 0, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const Frames first = w.session()->frames(1, 0.0);
+        w.playback()->next();
+        QTest::qWait(300);
+        QVERIFY(w.playback()->t() > 0.0);
+        QVERIFY(!(w.session()->frames(1, w.playback()->t()) == first)); // chunks moved
+        w.playback()->pause();
+    }
     void themeSwitchPersists() {
         {
             MainWindow w;
