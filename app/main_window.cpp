@@ -24,6 +24,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
@@ -316,7 +317,7 @@ bool MainWindow::isBlanked() const {
 void MainWindow::setPresentation(bool on) {
     if (on == m_presenting) {
         if (on && !isVisible())
-            showFullScreen();
+            enterFullScreen();
         return;
     }
     m_presenting = on;
@@ -336,10 +337,17 @@ void MainWindow::setPresentation(bool on) {
         restoreState(m_stateBeforePresenting);
         showNormal();
     } else {
-        showFullScreen();
+        enterFullScreen();
     }
     applyTheme();
     m_slide->setFocus();
+}
+
+void MainWindow::enterFullScreen() {
+    showFullScreen();
+    // Without a window manager (a bare X server) full screen is not applied for us.
+    if (QScreen* sc = screen())
+        setGeometry(sc->geometry());
 }
 
 QString MainWindow::exportCurrentStep(const QString& path, QSize size) {

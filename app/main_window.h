@@ -62,6 +62,7 @@ private:
     void showPosition(int step, double t);
     void rebuildStory(int keepStep);
     void applyTheme();
+    void enterFullScreen();
     void exportDialog();
     void showShortcutHelp();
     void updateStatus();

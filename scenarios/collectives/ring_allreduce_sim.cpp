@@ -108,9 +108,11 @@ RingFrame RingAllReduceSim::frameAt(size_t round, double progress) const {
     // Every rank sends exactly one chunk per round, so the counter is linear in time.
     const double sent = (static_cast<double>(round) + progress) * chunkBytes();
     f.bytesSent.assign(static_cast<size_t>(m_ranks), sent);
+    if (arrived && round + 1 == m_rounds.size()) {
+        f.phase = "done"; // no round to show once everything has arrived
+        return f;
+    }
     f.phase = r.allGather ? "all-gather" : "reduce-scatter";
-    if (arrived && round + 1 == m_rounds.size())
-        f.phase = "done";
     f.round = r.index;
     f.roundsInPhase = m_ranks - 1;
     return f;

@@ -51,6 +51,8 @@ private slots:
         QCOMPARE(sim.bytesTarget(), 1.75e9);
         const RingFrame end = sim.finalFrame();
         QCOMPARE(end.phase, std::string("done"));
+        QCOMPARE(end.round, 0);
+        QVERIFY(end.transfers.empty());
         for (double b : end.bytesSent)
             QVERIFY(std::fabs(b - 1.75e9) < 1.0);
         // Halfway through round 3 of reduce-scatter: 2.5 chunks sent.
