@@ -5,7 +5,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -47,9 +49,13 @@ void ParamPanel::setParams(const Params& params) {
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
     for (const auto& spec : params.specs()) {
-        QWidget* editor = spec.kind == ParamSpec::Kind::Choice
-                              ? choiceEditor(spec, params.text(spec.name))
-                              : numberEditor(spec, params.number(spec.name));
+        QWidget* editor = nullptr;
+        if (spec.kind == ParamSpec::Kind::Choice)
+            editor = choiceEditor(spec, params.text(spec.name));
+        else if (spec.kind == ParamSpec::Kind::Text)
+            editor = textEditor(spec, params.text(spec.name));
+        else
+            editor = numberEditor(spec, params.number(spec.name));
         QString label = QString::fromStdString(spec.label);
         if (!spec.unit.empty())
             label += " (" + QString::fromStdString(spec.unit) + ")";
@@ -103,6 +109,17 @@ QWidget* ParamPanel::choiceEditor(const ParamSpec& spec, const std::string& valu
     connect(combo, &QComboBox::currentTextChanged, this,
             [this, name](const QString& v) { emit paramChanged(name, v); });
     return combo;
+}
+
+QWidget* ParamPanel::textEditor(const ParamSpec& spec, const std::string& value) {
+    auto* edit = new QLineEdit(QString::fromStdString(value), this);
+    edit->setObjectName(QString::fromStdString(spec.name));
+    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    const QString name = QString::fromStdString(spec.name);
+    // Applied on Enter or focus loss: a half-typed expression is not an error yet.
+    connect(edit, &QLineEdit::editingFinished, this,
+            [this, edit, name] { emit paramChanged(name, edit->text()); });
+    return edit;
 }
 
 } // namespace wb

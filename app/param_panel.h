@@ -23,6 +23,7 @@ signals:
 private:
     QWidget* numberEditor(const ParamSpec& spec, double value);
     QWidget* choiceEditor(const ParamSpec& spec, const std::string& value);
+    QWidget* textEditor(const ParamSpec& spec, const std::string& value);
 
     QFormLayout* m_form;
 };

@@ -1,6 +1,7 @@
 #include "scenario_session.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace wb {
 
@@ -13,8 +14,14 @@ QString ScenarioSession::setParam(const std::string& name, const std::string& va
     Params next = m_params;
     if (auto err = next.set(name, value))
         return QString::fromStdString(*err);
+    // A model may reject a combination the specs allow (an expression that does not parse,
+    // a block too large for the GPU): keep what was open and say why.
+    try {
+        m_story = m_scenario->build(next);
+    } catch (const std::invalid_argument& e) {
+        return QString::fromUtf8(e.what());
+    }
     m_params = std::move(next);
-    m_story = m_scenario->build(m_params);
     return {};
 }
 

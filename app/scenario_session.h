@@ -9,6 +9,7 @@ namespace wb {
 
 class ScenarioSession {
 public:
+    // Throws std::invalid_argument when the model rejects the parameters.
     ScenarioSession(const Scenario& scenario, Params params);
 
     const Scenario& scenario() const { return *m_scenario; }
@@ -16,7 +17,8 @@ public:
     const Story& story() const { return m_story; }
     int stepCount() const { return static_cast<int>(m_story.steps.size()); }
 
-    // Rebuilds the story; returns an error message when the value is not allowed.
+    // Rebuilds the story; returns an error message (and changes nothing) when the value is
+    // not allowed or the model rejects it.
     QString setParam(const std::string& name, const std::string& value);
     Frames frames(int step, double t) const;
     SlideText slideText(int step) const;

@@ -55,7 +55,13 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     for (const auto& a : parseParamAssignments(args.values("param")))
         if (auto err = params.set(a.name, a.value))
             throw CliError("export " + scenario.id() + ": " + *err);
-    const ScenarioSession session(scenario, params);
+    const ScenarioSession session = [&] {
+        try {
+            return ScenarioSession(scenario, params);
+        } catch (const std::invalid_argument& e) {
+            throw CliError("export " + scenario.id() + ": " + e.what());
+        }
+    }();
 
     const auto stepText = args.value("step");
     if (!stepText)

@@ -1,5 +1,7 @@
 #include "calc/calc_models.h"
 
+#include "calc/gpu_calc_models.h"
+
 #include "catalogue/hardware_catalogue.h"
 #include "collectives/collective_cost.h"
 #include "roofline/roofline_model.h"
@@ -143,6 +145,8 @@ const std::vector<CalcModel>& calcModels() {
               required(ParamSpec::integer("batch", "Batch B", "sequences", 1, 1e6, 1, true)),
               ParamSpec::real("weight-bytes", "Bytes per weight", "B", 0.125, 8, 2)},
              decode});
+        appendOccupancyCalcModels(v);
+        appendAccessCalcModels(v);
         return v;
     }();
     return models;

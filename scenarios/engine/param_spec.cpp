@@ -45,4 +45,15 @@ ParamSpec ParamSpec::choice(std::string name, std::string label, std::vector<std
     return s;
 }
 
+ParamSpec ParamSpec::text(std::string name, std::string label, std::string def,
+                          std::string help) {
+    ParamSpec s;
+    s.kind = Kind::Text;
+    s.name = std::move(name);
+    s.label = std::move(label);
+    s.defaultChoice = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
 } // namespace wb

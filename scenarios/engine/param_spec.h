@@ -7,7 +7,7 @@
 namespace wb {
 
 struct ParamSpec {
-    enum class Kind { Integer, Real, Choice };
+    enum class Kind { Integer, Real, Choice, Text };
 
     std::string name;  // key used on the command line: --param name=value
     std::string label; // shown in the panel
@@ -18,7 +18,7 @@ struct ParamSpec {
     double defaultValue = 0.0;
     bool logScale = false;            // slider moves in log space (message sizes, batch)
     std::vector<std::string> choices; // Kind::Choice
-    std::string defaultChoice;
+    std::string defaultChoice;        // Kind::Choice and Kind::Text
     std::string help;
     bool required = false; // for `warpboard calc`: must be given on the command line
 
@@ -28,6 +28,9 @@ struct ParamSpec {
                           double max, double def, bool log = false, std::string help = {});
     static ParamSpec choice(std::string name, std::string label, std::vector<std::string> choices,
                             std::string def, std::string help = {});
+    // Free text the model validates itself (e.g. a kernel's index expression).
+    static ParamSpec text(std::string name, std::string label, std::string def,
+                          std::string help = {});
 
     bool operator==(const ParamSpec&) const = default;
 };

@@ -10,7 +10,7 @@ namespace wb {
 Params::Params(std::vector<ParamSpec> specs)
     : m_specs(std::move(specs)) {
     for (const auto& s : m_specs) {
-        if (s.kind == ParamSpec::Kind::Choice)
+        if (s.kind == ParamSpec::Kind::Choice || s.kind == ParamSpec::Kind::Text)
             m_texts[s.name] = s.defaultChoice;
         else
             m_numbers[s.name] = s.defaultValue;
@@ -38,11 +38,13 @@ long long Params::integer(const std::string& name) const {
 const std::string& Params::text(const std::string& name) const {
     auto it = m_texts.find(name);
     if (it == m_texts.end())
-        throw std::out_of_range("no choice parameter '" + name + "'");
+        throw std::out_of_range("no choice or text parameter '" + name + "'");
     return it->second;
 }
 
 std::string Params::describe(const ParamSpec& s) {
+    if (s.kind == ParamSpec::Kind::Text)
+        return s.name + " (text)";
     if (s.kind == ParamSpec::Kind::Choice) {
         std::string out = s.name + " (";
         for (size_t i = 0; i < s.choices.size(); ++i)
@@ -61,8 +63,8 @@ std::optional<std::string> Params::setNumber(const std::string& name, double val
     const ParamSpec* s = spec(name);
     if (!s)
         return "unknown parameter '" + name + "'";
-    if (s->kind == ParamSpec::Kind::Choice)
-        return "parameter '" + name + "' takes one of: " + describe(*s);
+    if (s->kind == ParamSpec::Kind::Choice || s->kind == ParamSpec::Kind::Text)
+        return "parameter '" + name + "' is not a number; allowed " + describe(*s);
     if (!std::isfinite(value) || value < s->min || value > s->max)
         return "parameter '" + name + "' = " + formatNumber(value) + " is out of range; allowed " +
                describe(*s);
@@ -77,6 +79,11 @@ std::optional<std::string> Params::set(const std::string& name, const std::strin
     const ParamSpec* s = spec(name);
     if (!s)
         return "unknown parameter '" + name + "'";
+    if (s->kind == ParamSpec::Kind::Text) {
+        m_texts[name] = value;
+        m_set.insert(name);
+        return std::nullopt;
+    }
     if (s->kind == ParamSpec::Kind::Choice) {
         for (const auto& c : s->choices) {
             if (c == value) {
