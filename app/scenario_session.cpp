@@ -18,7 +18,7 @@ QString ScenarioSession::setParam(const std::string& name, const std::string& va
     // a block too large for the GPU): keep what was open and say why.
     try {
         m_story = m_scenario->build(next);
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::exception& e) { // invalid_argument, or an expression's ExprError
         return QString::fromUtf8(e.what());
     }
     m_params = std::move(next);

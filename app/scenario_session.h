@@ -9,7 +9,7 @@ namespace wb {
 
 class ScenarioSession {
 public:
-    // Throws std::invalid_argument when the model rejects the parameters.
+    // Throws (std::invalid_argument, ExprError) when the model rejects the parameters.
     ScenarioSession(const Scenario& scenario, Params params);
 
     const Scenario& scenario() const { return *m_scenario; }

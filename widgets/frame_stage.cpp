@@ -2,8 +2,13 @@
 
 #include "chart_view.h"
 #include "facts_view.h"
+#include "issue_timeline_view.h"
+#include "ladder_view.h"
+#include "memory_access_view.h"
 #include "ring_view.h"
+#include "sm_grid_view.h"
 #include "stage_layout.h"
+#include "warp_lanes_view.h"
 
 #include <QPainter>
 #include <type_traits>
@@ -17,6 +22,11 @@ template <typename F> struct ViewFor;
 template <> struct ViewFor<RingFrame> { using type = RingView; };
 template <> struct ViewFor<ChartFrame> { using type = ChartView; };
 template <> struct ViewFor<FactsFrame> { using type = FactsView; };
+template <> struct ViewFor<WarpFrame> { using type = WarpLanesView; };
+template <> struct ViewFor<SmGridFrame> { using type = SmGridView; };
+template <> struct ViewFor<MemoryAccessFrame> { using type = MemoryAccessView; };
+template <> struct ViewFor<LadderFrame> { using type = LadderView; };
+template <> struct ViewFor<IssueTimelineFrame> { using type = IssueTimelineView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -66,7 +76,8 @@ void FrameStage::showItem(std::size_t index, const Frame& frame) {
 void FrameStage::setTheme(const Theme& theme) {
     m_theme = theme;
     for (QWidget* view : m_views) {
-        applyTheme<RingView, ChartView, FactsView>(view, m_theme);
+        applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
+                   LadderView, IssueTimelineView>(view, m_theme);
     }
     update();
 }

@@ -20,7 +20,7 @@ public:
     void setTheme(const Theme& theme);
     const Theme& theme() const { return m_theme; }
 
-    // The view showing item `index` (a RingView, ChartView or FactsView), or nullptr.
+    // The view showing item `index` (the view FrameStage pairs with its frame kind), or nullptr.
     QWidget* view(int index) const;
     int viewCount() const { return static_cast<int>(m_views.size()); }
 

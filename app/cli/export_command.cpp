@@ -58,7 +58,7 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     const ScenarioSession session = [&] {
         try {
             return ScenarioSession(scenario, params);
-        } catch (const std::invalid_argument& e) {
+        } catch (const std::exception& e) { // the model rejected the parameters
             throw CliError("export " + scenario.id() + ": " + e.what());
         }
     }();

@@ -1,7 +1,7 @@
 #include "calc/calc_models.h"
 
+#include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
-
 #include "catalogue/hardware_catalogue.h"
 #include "collectives/collective_cost.h"
 #include "roofline/roofline_model.h"
@@ -11,20 +11,6 @@ namespace wb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-ParamSpec required(ParamSpec s) {
-    s.required = true;
-    return s;
-}
-
-ParamSpec gpuArgument() {
-    const auto& ids = HardwareCatalogue::builtin().ids();
-    return required(ParamSpec::choice("gpu", "GPU", ids, ids.front(), "hardware catalogue id"));
-}
-
-const GpuSpec& gpuOf(const Params& p) {
-    return *HardwareCatalogue::builtin().find(p.text("gpu"));
-}
 
 Json ringAllReduce(const Params& p) {
     const int ranks = static_cast<int>(p.integer("ranks"));

@@ -45,8 +45,7 @@ ParamSpec ParamSpec::choice(std::string name, std::string label, std::vector<std
     return s;
 }
 
-ParamSpec ParamSpec::text(std::string name, std::string label, std::string def,
-                          std::string help) {
+ParamSpec ParamSpec::text(std::string name, std::string label, std::string def, std::string help) {
     ParamSpec s;
     s.kind = Kind::Text;
     s.name = std::move(name);

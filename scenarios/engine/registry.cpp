@@ -1,6 +1,11 @@
 #include "engine/registry.h"
 
 #include "collectives/ring_allreduce_scenario.h"
+#include "gpu/coalescing_transpose_scenario.h"
+#include "gpu/memory_hierarchy_scenario.h"
+#include "gpu/occupancy_scenario.h"
+#include "gpu/silicon_mapping_scenario.h"
+#include "gpu/warp_divergence_scenario.h"
 #include "roofline/roofline_scenario.h"
 
 namespace wb {
@@ -9,6 +14,11 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
     // Order within a group is the order of the browser and of --list.
     static const std::vector<std::unique_ptr<Scenario>> list = [] {
         std::vector<std::unique_ptr<Scenario>> v;
+        v.push_back(std::make_unique<SiliconMappingScenario>());
+        v.push_back(std::make_unique<WarpDivergenceScenario>());
+        v.push_back(std::make_unique<MemoryHierarchyScenario>());
+        v.push_back(std::make_unique<CoalescingTransposeScenario>());
+        v.push_back(std::make_unique<OccupancyScenario>());
         v.push_back(std::make_unique<RooflineScenario>());
         v.push_back(std::make_unique<RingAllReduceScenario>());
         return v;

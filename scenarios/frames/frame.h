@@ -2,14 +2,20 @@
 // The frames one step shows at one moment. Widgets render these structs and nothing else.
 #include "frames/chart_frame.h"
 #include "frames/facts_frame.h"
+#include "frames/issue_timeline_frame.h"
+#include "frames/ladder_frame.h"
+#include "frames/memory_access_frame.h"
 #include "frames/ring_frame.h"
+#include "frames/sm_grid_frame.h"
+#include "frames/warp_frame.h"
 
 #include <variant>
 #include <vector>
 
 namespace wb {
 
-using Frame = std::variant<RingFrame, ChartFrame, FactsFrame>;
+using Frame = std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame,
+                           MemoryAccessFrame, LadderFrame, IssueTimelineFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -9,8 +9,8 @@ namespace wb {
 struct IssueTimelineFrame {
     std::string title;
     int schedulers = 4;
-    int cycles = 0;      // cycles shown
-    int shownUpTo = 0;   // cycles revealed so far (playback), ≤ cycles
+    int cycles = 0;    // cycles shown
+    int shownUpTo = 0; // cycles revealed so far (playback), ≤ cycles
     // issued[s][c]: warp id issued by scheduler s in cycle c, -1 = idle (every warp stalled)
     std::vector<std::vector<int>> issued;
     int warpsPerScheduler = 0;

@@ -8,20 +8,20 @@
 namespace wb {
 
 struct LadderLevel {
-    std::string name;       // "Registers", "Shared / L1", "L2", "HBM", ...
-    std::string capacity;   // formatted with units
+    std::string name;           // "Registers", "Shared / L1", "L2", "HBM", ...
+    std::string capacity;       // formatted with units
     double latencyCycles = 0.0; // 0 = not applicable
     double latencyNs = 0.0;
-    double bandwidthGBs = 0.0;  // decimal GB/s (aggregate)
+    double bandwidthGBs = 0.0; // decimal GB/s (aggregate)
     std::string source;
-    std::string tip;        // hover: what the numbers mean for a kernel
+    std::string tip; // hover: what the numbers mean for a kernel
     bool highlight = false;
     bool operator==(const LadderLevel&) const = default;
 };
 
 struct LadderFrame {
     std::string title;
-    double clockGHz = 0.0; // the clock used to turn cycles into ns
+    double clockGHz = 0.0;           // the clock used to turn cycles into ns
     std::vector<LadderLevel> levels; // fastest first
     // Little's law for the highlighted level: needed = latency × bandwidth.
     double bytesInFlightNeeded = 0.0;

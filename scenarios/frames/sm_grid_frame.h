@@ -7,9 +7,9 @@
 namespace wb {
 
 struct SmState {
-    std::vector<int> blocks;           // resident block ids
+    std::vector<int> blocks;            // resident block ids
     std::vector<int> subPartitionWarps; // 4 entries: warps per scheduler
-    std::string tip;                   // hover text with this SM's numbers
+    std::string tip;                    // hover text with this SM's numbers
     bool operator==(const SmState&) const = default;
 };
 
@@ -20,10 +20,10 @@ struct SmGridFrame {
     int warpsPerBlock = 0;
     int maxWarpsPerSm = 64;
     std::vector<SmState> sms;
-    int wave = 0;           // 1-based wave shown, 0 = none yet
+    int wave = 0; // 1-based wave shown, 0 = none yet
     int waves = 0;
     int blocksTotal = 0;
-    int blocksDone = 0;     // finished in earlier waves
+    int blocksDone = 0;           // finished in earlier waves
     double tailUtilization = 1.0; // fill of the last wave
     bool operator==(const SmGridFrame&) const = default;
 };

@@ -9,9 +9,9 @@ namespace wb {
 
 struct WarpLane {
     bool active = false;
-    bool exited = false;      // finished the program (greyed like idle)
-    std::int64_t value = 0;   // the lane's register the program computes
-    std::string tip;          // hover text: what this lane did and why
+    bool exited = false;    // finished the program (greyed like idle)
+    std::int64_t value = 0; // the lane's register the program computes
+    std::string tip;        // hover text: what this lane did and why
     bool operator==(const WarpLane&) const = default;
 };
 
@@ -24,15 +24,15 @@ struct ReconvergenceEntry {
 };
 
 struct WarpFrame {
-    std::string title;                 // "if (threadIdx.x % 2)"
-    std::vector<std::string> program;  // the instruction list, one line each
-    int pc = -1;                       // index of the instruction being issued, -1 = none
-    std::vector<WarpLane> lanes;       // 32
+    std::string title;                     // "if (threadIdx.x % 2)"
+    std::vector<std::string> program;      // the instruction list, one line each
+    int pc = -1;                           // index of the instruction being issued, -1 = none
+    std::vector<WarpLane> lanes;           // 32
     std::vector<ReconvergenceEntry> stack; // top is back()
-    int issued = 0;                    // instructions issued so far
-    int activeLaneSlots = 0;           // sum over issued instructions of active lanes
-    double efficiency = 1.0;           // activeLaneSlots / (32 × issued)
-    bool diverged = false;             // the warp split at some branch
+    int issued = 0;                        // instructions issued so far
+    int activeLaneSlots = 0;               // sum over issued instructions of active lanes
+    double efficiency = 1.0;               // activeLaneSlots / (32 × issued)
+    bool diverged = false;                 // the warp split at some branch
     bool operator==(const WarpFrame&) const = default;
 };
 

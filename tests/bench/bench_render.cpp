@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
+#include <algorithm>
 #include <benchmark/benchmark.h>
 
 using namespace wb;
@@ -63,6 +64,129 @@ void BM_FactsView(benchmark::State& state) {
     f.items.erase(f.items.begin());
     renderFrames(state, f);
 }
+// The GPU-mechanics views, each with a hand-built frame (no scenario involved).
+WarpFrame benchWarp() {
+    WarpFrame f;
+    f.title = "if (threadIdx.x % 2) v = v * 3; else v = v + 1;";
+    f.program = {"v = threadIdx.x", "p = v % 2",       "@p bra ELSE",  "v = v * 3",
+                 "bra JOIN",        "ELSE: v = v + 1", "JOIN: store v"};
+    f.pc = 3;
+    f.lanes.resize(32);
+    for (std::size_t i = 0; i < 32; ++i) {
+        f.lanes[i].active = i % 2 == 1;
+        f.lanes[i].value = static_cast<std::int64_t>(i * 3);
+    }
+    f.stack = {
+        {0xffffffffU, 6, -1, "after if"}, {0x55555555U, 5, 6, "else"}, {0xaaaaaaaaU, 3, 6, "then"}};
+    f.issued = 4;
+    f.activeLaneSlots = 96;
+    f.efficiency = 0.75;
+    f.diverged = true;
+    return f;
+}
+void BM_WarpLanesView(benchmark::State& state) {
+    renderFrames(state, Frames{{benchWarp()}});
+}
+
+// 132 SMs with 8 resident blocks each (1056 chips) and busy schedulers.
+void BM_SmGridView_132(benchmark::State& state) {
+    SmGridFrame f;
+    f.title = "4000 blocks of 256 threads on 132 SMs";
+    f.smCount = 132;
+    f.maxBlocksPerSm = 8;
+    f.warpsPerBlock = 8;
+    f.wave = 2;
+    f.waves = 4;
+    f.blocksTotal = 4000;
+    f.blocksDone = 1056;
+    f.tailUtilization = 0.79;
+    f.sms.resize(132);
+    int block = 1056;
+    for (SmState& sm : f.sms) {
+        for (int i = 0; i < 8; ++i) {
+            sm.blocks.push_back(block++);
+        }
+        sm.subPartitionWarps = {16, 16, 16, 16};
+        sm.tip = "SM";
+    }
+    renderFrames(state, Frames{{f}});
+}
+
+MemoryAccessFrame benchAccess(bool shared, std::uint64_t stride) {
+    MemoryAccessFrame f;
+    f.title = shared ? "tile[threadIdx.x][0]" : "store out[x * n + y]";
+    f.instruction = shared ? "ld.shared.f32" : "st.global.f32";
+    f.space = shared ? MemoryAccessFrame::Space::Shared : MemoryAccessFrame::Space::Global;
+    f.lanes.resize(32);
+    std::vector<int> perBank(32, 0);
+    for (std::uint64_t i = 0; i < 32; ++i) {
+        LaneAccess& l = f.lanes[i];
+        l.address = i * stride;
+        l.word = l.address / 4;
+        l.bank = static_cast<int>(l.word % 32);
+        f.sectors.push_back(l.address / 32);
+        if (shared) {
+            f.bankHits.push_back({l.bank, l.word / 32, {static_cast<int>(i)}});
+            ++perBank[static_cast<std::size_t>(l.bank)];
+        }
+    }
+    std::sort(f.sectors.begin(), f.sectors.end());
+    f.sectors.erase(std::unique(f.sectors.begin(), f.sectors.end()), f.sectors.end());
+    for (const auto s : f.sectors) {
+        if (f.lines.empty() || f.lines.back() != s / 4) {
+            f.lines.push_back(s / 4);
+        }
+    }
+    for (LaneAccess& l : f.lanes) {
+        l.sector =
+            static_cast<int>(std::lower_bound(f.sectors.begin(), f.sectors.end(), l.address / 32) -
+                             f.sectors.begin());
+    }
+    f.sectorsPerRequest = static_cast<double>(f.sectors.size());
+    f.conflictDegree = *std::max_element(perBank.begin(), perBank.end());
+    f.highlightLane = 5;
+    return f;
+}
+void BM_MemoryAccessView_GlobalStrided(benchmark::State& state) {
+    renderFrames(state, Frames{{benchAccess(false, 4096)}});
+}
+void BM_MemoryAccessView_Shared32Way(benchmark::State& state) {
+    renderFrames(state, Frames{{benchAccess(true, 128)}});
+}
+
+void BM_LadderView(benchmark::State& state) {
+    LadderFrame f;
+    f.title = "H100 SXM memory hierarchy";
+    f.levels = {{"Registers", "256 KB / SM", 1.0, 0.57, 0.0, "CUDA guide", "", false},
+                {"Shared / L1", "256 KB / SM", 30.0, 17.1, 33000.0, "microbenchmarks", "", false},
+                {"L2", "50 MB", 260.0, 148.0, 12000.0, "microbenchmarks", "", true},
+                {"HBM3", "80 GB", 480.0, 273.0, 3350.0, "datasheet", "", false}};
+    f.bytesInFlightNeeded = 40e3;
+    f.bytesInFlightProvided = 12e3;
+    f.gaugeLabel = "Little's law for L2";
+    f.gaugeSource = "latency x bandwidth";
+    renderFrames(state, Frames{{f}});
+}
+
+// 4 schedulers x 4000 cycles, runs of a few cycles: more cycles than pixels.
+void BM_IssueTimelineView_4000(benchmark::State& state) {
+    IssueTimelineFrame f;
+    f.title = "8 warps per scheduler";
+    f.cycles = 4000;
+    f.shownUpTo = 4000;
+    f.warpsPerScheduler = 8;
+    f.issued.assign(4, std::vector<int>(4000, -1));
+    for (std::size_t s = 0; s < 4; ++s) {
+        for (std::size_t c = 0; c < 4000; ++c) {
+            const std::size_t run = c / 3;
+            f.issued[s][c] = run % 5 == 4 ? -1 : static_cast<int>(s * 8 + run % 8);
+        }
+    }
+    f.utilization = 0.8;
+    f.caption = "8 warps hide the latency";
+    renderFrames(state, Frames{{f}});
+}
+
 void BM_Stage_RingStep(benchmark::State& state) {
     renderFrames(state, framesOf("ring-allreduce", 1, 0.5, "ranks", "16"));
 }
@@ -114,6 +238,12 @@ BENCHMARK(BM_RingView)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartView_Roofline)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ChartView_AlphaBeta)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FactsView)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WarpLanesView)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SmGridView_132)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemoryAccessView_GlobalStrided)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemoryAccessView_Shared32Way)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LadderView)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IssueTimelineView_4000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Stage_RingStep)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, ring_reduce_scatter, "ring-allreduce", 1)
     ->Unit(benchmark::kMillisecond);

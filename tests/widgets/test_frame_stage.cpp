@@ -3,9 +3,14 @@
 #include "chart_view.h"
 #include "facts_view.h"
 #include "frame_stage.h"
+#include "issue_timeline_view.h"
+#include "ladder_view.h"
+#include "memory_access_view.h"
 #include "render_probe.h"
 #include "ring_view.h"
+#include "sm_grid_view.h"
 #include "stage_layout.h"
+#include "warp_lanes_view.h"
 
 #include <QTest>
 
@@ -53,6 +58,36 @@ FactsFrame facts() {
 
 Frames three() {
     return Frames{{ring(), chart(), facts()}};
+}
+
+// One small frame of each GPU-mechanics kind.
+Frames gpuKinds() {
+    WarpFrame warp;
+    warp.title = "warp";
+    warp.program = {"a", "b"};
+    warp.pc = 1;
+    warp.lanes.resize(32);
+    warp.lanes[0].active = true;
+    SmGridFrame grid;
+    grid.smCount = 4;
+    grid.maxBlocksPerSm = 2;
+    grid.sms.resize(4);
+    grid.sms[0].blocks = {0};
+    grid.sms[0].subPartitionWarps = {1, 1, 0, 0};
+    MemoryAccessFrame access;
+    access.lanes.resize(32);
+    access.sectors = {0};
+    access.lines = {0};
+    for (auto& lane : access.lanes) {
+        lane.sector = 0;
+    }
+    LadderFrame ladder;
+    ladder.levels = {{"L2", "50 MB", 260.0, 148.0, 12000.0, "src", "tip", true}};
+    IssueTimelineFrame timeline;
+    timeline.cycles = 8;
+    timeline.shownUpTo = 8;
+    timeline.issued.assign(4, std::vector<int>(8, 0));
+    return Frames{{warp, grid, access, ladder, timeline}};
 }
 
 } // namespace
@@ -128,6 +163,44 @@ private slots:
         QVERIFY(countNear(image, regions[1], Theme::dark().seriesColor(0), 20) > 100);
         // Same frames, same pixels.
         QCOMPARE(grabImage(stage), image);
+    }
+
+    void gpuFrameKindsGetTheirViews() {
+        FrameStage stage;
+        stage.resize(1920, 1080);
+        stage.setTheme(Theme::presentation(false));
+        stage.setFrames(gpuKinds());
+        QCOMPARE(stage.viewCount(), 5);
+        QVERIFY(qobject_cast<WarpLanesView*>(stage.view(0)) != nullptr);
+        QVERIFY(qobject_cast<SmGridView*>(stage.view(1)) != nullptr);
+        QVERIFY(qobject_cast<MemoryAccessView*>(stage.view(2)) != nullptr);
+        QVERIFY(qobject_cast<LadderView*>(stage.view(3)) != nullptr);
+        QVERIFY(qobject_cast<IssueTimelineView*>(stage.view(4)) != nullptr);
+        // Each view got the stage's theme on creation and on change.
+        QCOMPARE(qobject_cast<LadderView*>(stage.view(3))->theme().fontScale, 1.6);
+        stage.setTheme(Theme::dark());
+        QVERIFY(qobject_cast<WarpLanesView*>(stage.view(0))->theme().isDark);
+        QVERIFY(qobject_cast<SmGridView*>(stage.view(1))->theme().isDark);
+        QVERIFY(qobject_cast<MemoryAccessView*>(stage.view(2))->theme().isDark);
+        QVERIFY(qobject_cast<LadderView*>(stage.view(3))->theme().isDark);
+        QVERIFY(qobject_cast<IssueTimelineView*>(stage.view(4))->theme().isDark);
+        // Views are reused while the kind stays, replaced when it changes.
+        QWidget* warpView = stage.view(0);
+        Frames next = gpuKinds();
+        std::get<WarpFrame>(next.items[0]).pc = 0;
+        std::swap(next.items[3], next.items[4]);
+        stage.setFrames(next);
+        QCOMPARE(stage.view(0), warpView);
+        QCOMPARE(qobject_cast<WarpLanesView*>(warpView)->frame().pc, 0);
+        QVERIFY(qobject_cast<IssueTimelineView*>(stage.view(3)) != nullptr);
+        QVERIFY(qobject_cast<LadderView*>(stage.view(4)) != nullptr);
+        // Every region has ink.
+        const QImage image = grabImage(stage);
+        saveForHumans(image, QStringLiteral("stage_gpu_kinds_dark"));
+        const std::vector<QRect> regions = stageLayout(stage.rect(), 5);
+        for (const QRect& region : regions) {
+            QVERIFY(countNotNear(image, region, Theme::dark().background, 12) > 200);
+        }
     }
 
     void themeReachesEveryView() {

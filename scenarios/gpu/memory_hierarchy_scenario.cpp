@@ -1,0 +1,217 @@
+#include "gpu/memory_hierarchy_scenario.h"
+
+#include "engine/chart_helpers.h"
+#include "engine/number_format.h"
+#include "gpu/littles_law.h"
+#include "gpu/memory_ladder.h"
+#include "roofline/roofline_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace wb {
+
+namespace {
+
+std::string capacityText(const MemoryLevel& l, double sms) {
+    if (l.capacityBytes <= 0.0)
+        return "—";
+    // On-chip SRAM is sized in binary units (256 KiB per SM), as the tuning guides do.
+    if (l.scope == "per SM")
+        return formatSignificant(l.capacityBytes / sms / 1024.0, 4) + " KiB per SM × " +
+               formatSignificant(sms, 4);
+    return formatBytes(l.capacityBytes);
+}
+
+// The ladder with one level emphasised and Little's law for it: latency × bandwidth.
+LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus) {
+    LadderFrame f;
+    const double sms = ladder.gpu().value("sm_count");
+    f.title = ladder.gpu().name + " memory hierarchy";
+    f.clockGHz = ladder.clockGHz();
+    for (const auto& l : ladder.levels()) {
+        LadderLevel out;
+        out.name = l.name;
+        out.capacity = capacityText(l, sms);
+        out.latencyCycles = l.latencyCycles;
+        out.latencyNs = ladder.latencyNs(l);
+        out.bandwidthGBs = l.bandwidthBytesPerS / 1e9;
+        out.source = l.latencySource;
+        if (!l.bandwidthSource.empty() && l.bandwidthSource != l.latencySource)
+            out.source += (out.source.empty() ? "" : "; ") + l.bandwidthSource;
+        out.highlight = l.name == focus;
+        std::string tip = l.name + ": ";
+        if (l.latencyCycles > 0)
+            tip += formatSignificant(l.latencyCycles, 3) +
+                   " cycles = " + formatSignificant(out.latencyNs, 3) + " ns at " +
+                   formatSignificant(f.clockGHz, 3) + " GHz. ";
+        if (l.bandwidthBytesPerS > 0)
+            tip += "Bandwidth " + formatSi(l.bandwidthBytesPerS, "B/s") + ". ";
+        if (l.latencyCycles > 0 && l.bandwidthBytesPerS > 0)
+            tip += "To keep it busy, " +
+                   formatBytes(littlesLaw(out.latencyNs * 1e-9, l.bandwidthBytesPerS)) +
+                   " must be in flight.";
+        out.tip = tip;
+        f.levels.push_back(std::move(out));
+    }
+    const auto& levels = ladder.levels();
+    const auto it = std::find_if(levels.begin(), levels.end(),
+                                 [&](const MemoryLevel& l) { return l.name == focus; });
+    if (it == levels.end())
+        return f;
+    const MemoryLevel& lv = *it;
+    if (lv.latencyCycles > 0 && lv.bandwidthBytesPerS > 0) {
+        f.bytesInFlightNeeded = littlesLaw(ladder.latencyNs(lv) * 1e-9, lv.bandwidthBytesPerS);
+        f.gaugeLabel = "Bytes in flight to saturate " + lv.name + ": " +
+                       formatBytes(f.bytesInFlightNeeded) + " (" +
+                       formatBytes(f.bytesInFlightNeeded / sms) + " per SM)";
+        f.gaugeSource = "Little's law: latency × bandwidth";
+    }
+    return f;
+}
+
+ChartFrame staircase(const MemoryLadder& ladder, double reveal) {
+    ChartFrame f;
+    const double l2 = ladder.gpu().value("l2_cache_mb") * 1e6;
+    f.title = "Pointer-chase latency vs working set · " + ladder.gpu().name + " (modeled)";
+    f.x = ChartAxis{"working set (B)", true, 4096.0, 4.0 * l2};
+    f.y = ChartAxis{"load latency (cycles)", true, 10.0, 1000.0};
+    ChartSeries s;
+    s.name = "modeled on CPU";
+    s.colorIndex = 0;
+    const auto sizes = logSpace(4096.0, 4.0 * l2, 64);
+    const auto shown = std::max<size_t>(
+        2, static_cast<size_t>(std::ceil(reveal * static_cast<double>(sizes.size()))));
+    for (size_t i = 0; i < shown && i < sizes.size(); ++i)
+        s.points.push_back({sizes[i], ladder.modeledChaseLatencyCycles(sizes[i])});
+    f.series.push_back(std::move(s));
+    const double l1 = ladder.gpu().value("l1_shared_per_sm_kb") * 1024.0;
+    f.markers.push_back({{l1, ladder.modeledChaseLatencyCycles(l1)},
+                         "L1 " + formatBytes(l1),
+                         "Beyond the SM's L1 every miss goes to L2",
+                         3,
+                         true,
+                         false});
+    f.markers.push_back({{l2, ladder.modeledChaseLatencyCycles(l2)},
+                         "L2 " + formatBytes(l2),
+                         "Beyond L2 a growing share of loads goes to HBM",
+                         3,
+                         true,
+                         false});
+    f.footnote = "Modeled: hit rate = capacity / working set per level, latencies from the "
+                 "catalogue. A measured recording replaces this on a GPU.";
+    return f;
+}
+
+// FLOPs the tensor cores can do per byte each level delivers: how much reuse a kernel
+// needs at that level to stay compute-bound.
+FactsFrame feedFacts(const MemoryLadder& ladder) {
+    FactsFrame f;
+    const double peak = *peakTflops(ladder.gpu(), Precision::BF16) * 1e12;
+    f.title = "BF16 FLOPs per byte each level must be reused";
+    for (const auto& l : ladder.levels()) {
+        if (l.bandwidthBytesPerS <= 0)
+            continue;
+        f.rows.push_back({l.name + " (" + formatSi(l.bandwidthBytesPerS, "B/s") + ")",
+                          formatSignificant(peak / l.bandwidthBytesPerS, 3) + " FLOP/B",
+                          l.bandwidthSource, l.name == "HBM"});
+    }
+    return f;
+}
+
+} // namespace
+
+std::string MemoryHierarchyScenario::question() const {
+    return "Walk me through the GPU memory hierarchy with latencies and bandwidths.";
+}
+
+std::string MemoryHierarchyScenario::answer() const {
+    return R"(**Each level down is bigger, slower and shared by more threads.**
+
+- **Registers** (64K × 32-bit per SM, 256 KB): operands in ~1–4 cycles; the fastest storage on the chip.
+- **Shared memory / L1** (256 KB per SM on H100, 192 KB on A100; up to 228 / 164 KB as shared memory): ~30 cycles,
+  32 banks × 4 B per clock per SM ≈ 33 TB/s across an H100 at 1.98 GHz.
+- **L2** (50 MB on H100, 40 MB on A100), shared by all SMs and split in two partitions: ~200–300 cycles near,
+  350–470 far.
+- **HBM** (80 GB HBM3, 3.35 TB/s on H100; 141 GB, 4.8 TB/s on H200): ~450–650 cycles, 400–600 ns.
+- **Off the GPU:** NVLink 450 GB/s per direction (900 bidirectional), PCIe Gen5 ≈ 63 GB/s per direction,
+  a 400 Gb/s NIC 50 GB/s — each step down is roughly an order of magnitude.
+- **Little's law:** bytes in flight = latency × bandwidth. Feeding 3.35 TB/s over ~300 ns needs ~1 MB in flight,
+  ~8 KB per SM: many warps (TLP) or several independent loads per thread (ILP).
+- **Reuse needed:** H100's 989 BF16 TFLOP/s need ~295 FLOPs per HBM byte but only ~30 per shared-memory byte, which is why
+  tiling into shared memory and registers is the whole game.
+
+Latencies are microbenchmark values (Luo et al. 2024/2025, Abdelkhalik et al. 2022); Hopper's HBM latency is a teaching
+value inside the published range, not a measurement.)";
+}
+
+std::vector<SourceRef> MemoryHierarchyScenario::sources() const {
+    return {
+        {"NVIDIA Hopper Tuning Guide", "https://docs.nvidia.com/cuda/hopper-tuning-guide/"},
+        {"Luo et al., Benchmarking and Dissecting the Nvidia Hopper GPU Architecture (2024)",
+         "https://arxiv.org/abs/2402.13499"},
+        {"Luo et al., Dissecting the NVIDIA Hopper Architecture through Microbenchmarking (2025)",
+         "https://arxiv.org/abs/2501.12084"},
+        {"Abdelkhalik et al., Demystifying the Nvidia Ampere Architecture (2022)",
+         "https://arxiv.org/abs/2208.11174"},
+        {"NVIDIA H100 datasheet", "https://www.nvidia.com/en-us/data-center/h100/"},
+    };
+}
+
+std::vector<ParamSpec> MemoryHierarchyScenario::parameters() const {
+    return {
+        ParamSpec::choice("gpu", "GPU", HardwareCatalogue::builtin().ids(), "h100-sxm"),
+        ParamSpec::choice("focus", "Level for Little's law",
+                          {"Shared memory / L1", "L2 cache", "HBM"}, "HBM"),
+    };
+}
+
+Story MemoryHierarchyScenario::build(const Params& p) const {
+    const GpuSpec* gpu = HardwareCatalogue::builtin().find(p.text("gpu"));
+    auto ladder = std::make_shared<const MemoryLadder>(*gpu);
+    const std::string focus = p.text("focus");
+    Story story;
+    story.provenance = "modeled on CPU: catalogue numbers and microbenchmark papers (no "
+                       "measurement on this machine)";
+    auto step = [&](std::string title, std::string narration, std::string level) {
+        story.steps.push_back(
+            {std::move(title), std::move(narration), 3.0,
+             [ladder, level](double) { return Frames{{ladderFrame(*ladder, level)}}; }});
+    };
+    step("The ladder",
+         "Every level down holds more, takes longer and is shared by more "
+         "threads. The numbers on each rung carry their source.",
+         "");
+    step("Registers and shared memory",
+         "Registers answer in a few cycles; shared memory in "
+         "about thirty, at 128 bytes per clock on every SM.",
+         "Shared memory / L1");
+    step("L2: one cache for all SMs",
+         "L2 is shared by every SM and split in two partitions; "
+         "lines in the far one cost more cycles.",
+         "L2 cache");
+    step("HBM and Little's law",
+         "To keep HBM busy, latency × bandwidth bytes must be in flight at once. That is "
+         "what many warps or several independent loads per thread provide.",
+         focus);
+    story.steps.push_back({"The latency staircase",
+                           "A pointer chase over a growing working set steps up each time it "
+                           "outgrows a cache: L1, then L2, then HBM.",
+                           5.0, [ladder](double t) {
+                               return Frames{{staircase(*ladder, t), ladderFrame(*ladder, "")}};
+                           }});
+    step("Off the GPU",
+         "NVLink, PCIe and the network are each about an order of magnitude "
+         "below HBM: data that leaves the GPU must be reused far more.",
+         "NVLink peer");
+    story.steps.push_back({"Feeding the tensor cores",
+                           "Divide the BF16 peak by each level's bandwidth: that is the reuse "
+                           "a kernel needs from that level to stay compute-bound.",
+                           3.0, [ladder](double) {
+                               return Frames{{ladderFrame(*ladder, "HBM"), feedFacts(*ladder)}};
+                           }});
+    return story;
+}
+
+} // namespace wb

@@ -1,0 +1,20 @@
+#pragma once
+// A1 "What does a thread block map to in hardware? What happens when you launch more blocks
+// than fit?": blocks dispatched onto the SMs in waves, sized by the occupancy model.
+#include "engine/scenario.h"
+
+namespace wb {
+
+class SiliconMappingScenario final : public Scenario {
+public:
+    std::string id() const override { return "silicon-mapping"; }
+    ScenarioGroup group() const override { return ScenarioGroup::InsideOneGpu; }
+    std::string title() const override { return "From grid to silicon: blocks, SMs and waves"; }
+    std::string question() const override;
+    std::string answer() const override;
+    std::vector<SourceRef> sources() const override;
+    std::vector<ParamSpec> parameters() const override;
+    Story build(const Params& params) const override;
+};
+
+} // namespace wb

@@ -1,0 +1,267 @@
+#include "gpu/simt_interpreter.h"
+
+#include <algorithm>
+#include <bit>
+#include <random>
+#include <stdexcept>
+
+namespace wb {
+
+namespace {
+
+// Expressions in the program read the lane's register r and its data value.
+const std::vector<std::string> kRegisters = {"r", "data"};
+constexpr std::int64_t kDataRange = 1000; // data values are 0…999
+
+SimtInstruction compute(const std::string& rhs) {
+    return {SimtInstruction::Kind::Compute, "r = " + rhs, Expression::parse(rhs, kRegisters)};
+}
+SimtInstruction branch(const std::string& cond, int elsePc, int joinPc) {
+    return {SimtInstruction::Kind::Branch,
+            "if (" + cond + ")  else → " + std::to_string(elsePc) + ", join at " +
+                std::to_string(joinPc),
+            Expression::parse(cond, kRegisters), elsePc, joinPc};
+}
+SimtInstruction jump(int target) {
+    return {SimtInstruction::Kind::Jump, "bra " + std::to_string(target), std::nullopt, target};
+}
+SimtInstruction exitInstruction() {
+    return {SimtInstruction::Kind::Exit, "exit", std::nullopt};
+}
+
+} // namespace
+
+const std::vector<std::string>& branchKindNames() {
+    static const std::vector<std::string> names = {
+        "odd-even", "half-warp", "warp-uniform", "block-uniform", "data", "nested", "custom"};
+    return names;
+}
+
+std::optional<BranchKind> parseBranchKind(const std::string& name) {
+    const auto& names = branchKindNames();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name)
+            return static_cast<BranchKind>(i);
+    return std::nullopt;
+}
+
+std::string branchKindName(BranchKind kind) {
+    return branchKindNames()[static_cast<std::size_t>(kind)];
+}
+
+SimtInterpreter::SimtInterpreter(SimtConfig config)
+    : m_config(std::move(config)) {
+    if (m_config.blockDim < 1 || m_config.blockDim > 1024)
+        throw std::invalid_argument("block size must be 1…1024 threads");
+    if (m_config.warp < 0 || m_config.warp * kWarpSize >= m_config.blockDim)
+        throw std::invalid_argument("warp " + std::to_string(m_config.warp) +
+                                    " is outside a block of " + std::to_string(m_config.blockDim) +
+                                    " threads");
+    if (m_config.blockIdx < 0)
+        throw std::invalid_argument("blockIdx.x must be ≥ 0");
+    if (!(m_config.p >= 0.0 && m_config.p <= 1.0))
+        throw std::invalid_argument("p must be between 0 and 1");
+
+    m_data.assign(kWarpSize, 0);
+    switch (m_config.kind) {
+    case BranchKind::OddEven:
+        m_condition = "threadIdx.x % 2";
+        break;
+    case BranchKind::HalfWarp:
+        m_condition = "threadIdx.x < 16";
+        break;
+    case BranchKind::WarpUniform:
+        m_condition = "threadIdx.x / 32 == 0";
+        break;
+    case BranchKind::BlockUniform:
+        m_condition = "blockIdx.x % 2";
+        break;
+    case BranchKind::Nested:
+        m_condition = "threadIdx.x < 16";
+        break;
+    case BranchKind::Custom:
+        m_condition = m_config.condition;
+        break;
+    case BranchKind::Data: {
+        // A lane takes the then-path when its value falls below p × range, so p = 0 and
+        // p = 1 are exactly uniform. mt19937_64's output is fixed by the standard.
+        std::mt19937_64 rng(m_config.seed);
+        for (auto& d : m_data)
+            d = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(kDataRange));
+        const auto threshold =
+            static_cast<std::int64_t>(m_config.p * static_cast<double>(kDataRange) + 0.5);
+        m_condition = "data < " + std::to_string(threshold);
+        break;
+    }
+    }
+    const bool data = m_config.kind == BranchKind::Data;
+    m_program.push_back(compute(data ? "data" : "threadIdx.x"));
+    m_program.push_back(compute("r * 2 + 1"));
+    if (m_config.kind == BranchKind::Nested) {
+        m_program.push_back(branch(m_condition, 9, 11));      // 2
+        m_program.push_back(compute("r + 10"));               // 3 then
+        m_program.push_back(branch("threadIdx.x % 2", 7, 8)); // 4
+        m_program.push_back(compute("r * 3"));                // 5 then-then
+        m_program.push_back(jump(8));                         // 6
+        m_program.push_back(compute("r * 5"));                // 7 then-else
+        m_program.push_back(jump(11));                        // 8 inner join, end of then
+        m_program.push_back(compute("r - 10"));               // 9 else
+        m_program.push_back(compute("r * 7"));                // 10
+    } else {
+        m_program.push_back(branch(m_condition, 6, 8)); // 2
+        m_program.push_back(compute("r + 10"));         // 3 then
+        m_program.push_back(compute("r * 3"));          // 4
+        m_program.push_back(jump(8));                   // 5
+        m_program.push_back(compute("r - 10"));         // 6 else
+        m_program.push_back(compute("r * 5"));          // 7
+    }
+    m_program.push_back(compute("r + 1")); // join: all lanes again
+    m_program.push_back(exitInstruction());
+}
+
+ExprEnv SimtInterpreter::laneEnv(int lane) const {
+    ExprEnv env;
+    env.lane = lane;
+    env.warp = m_config.warp;
+    env.threadIdx.x = m_config.warp * kWarpSize + lane;
+    env.blockIdx.x = m_config.blockIdx;
+    env.blockDim = {m_config.blockDim, 1, 1};
+    env.gridDim = {m_config.blockIdx + 1, 1, 1};
+    env.params = {0, m_data[static_cast<std::size_t>(lane)]};
+    return env;
+}
+
+SimtResult SimtInterpreter::run() const {
+    SimtResult result;
+    for (const auto& ins : m_program)
+        result.program.push_back(ins.text);
+    result.data = m_data;
+
+    // Lanes past the end of the block never start.
+    const int threadsInWarp = std::min(kWarpSize, m_config.blockDim - m_config.warp * kWarpSize);
+    const std::uint32_t all = threadsInWarp == kWarpSize ? 0xffffffffu : (1u << threadsInWarp) - 1u;
+
+    std::vector<std::int64_t> r(kWarpSize, 0);
+    std::uint32_t exited = 0;
+    std::vector<ReconvergenceEntry> stack = {{all, 0, -1, "warp"}};
+    const int end = static_cast<int>(m_program.size());
+
+    auto popFinished = [&] {
+        while (!stack.empty() && (stack.back().pc == stack.back().reconvergePc ||
+                                  stack.back().pc >= end || stack.back().mask == 0))
+            stack.pop_back();
+    };
+
+    while (!stack.empty()) {
+        ReconvergenceEntry& top = stack.back();
+        const int pc = top.pc;
+        const std::uint32_t mask = top.mask;
+        const SimtInstruction& ins = m_program[static_cast<std::size_t>(pc)];
+        ++result.issued;
+        result.activeLaneSlots += std::popcount(mask);
+
+        WarpFrame f;
+        f.title = "if (" + m_condition + ")";
+        f.program = result.program;
+        f.pc = pc;
+        f.lanes.resize(kWarpSize);
+        auto active = [&](int lane) { return (mask >> lane & 1u) != 0; };
+
+        switch (ins.kind) {
+        case SimtInstruction::Kind::Compute:
+            for (int l = 0; l < kWarpSize; ++l) {
+                if (!active(l))
+                    continue;
+                ExprEnv env = laneEnv(l);
+                env.params[0] = r[static_cast<std::size_t>(l)];
+                r[static_cast<std::size_t>(l)] = ins.expr->evaluate(env);
+                f.lanes[static_cast<std::size_t>(l)].tip =
+                    "lane " + std::to_string(l) + ": " + ins.text + " → " +
+                    std::to_string(r[static_cast<std::size_t>(l)]);
+            }
+            top.pc = pc + 1;
+            break;
+        case SimtInstruction::Kind::Jump:
+            for (int l = 0; l < kWarpSize; ++l)
+                if (active(l))
+                    f.lanes[static_cast<std::size_t>(l)].tip =
+                        "lane " + std::to_string(l) + ": " + ins.text + " (to the join point)";
+            top.pc = ins.target;
+            break;
+        case SimtInstruction::Kind::Exit:
+            for (int l = 0; l < kWarpSize; ++l)
+                if (active(l))
+                    f.lanes[static_cast<std::size_t>(l)].tip =
+                        "lane " + std::to_string(l) + ": exit";
+            exited |= mask;
+            top.pc = end;
+            break;
+        case SimtInstruction::Kind::Branch: {
+            std::uint32_t taken = 0;
+            for (int l = 0; l < kWarpSize; ++l) {
+                if (!active(l))
+                    continue;
+                ExprEnv env = laneEnv(l);
+                env.params[0] = r[static_cast<std::size_t>(l)];
+                const std::int64_t c = ins.expr->evaluate(env);
+                if (c != 0)
+                    taken |= 1u << l;
+                std::string why;
+                for (const auto& v : ins.expr->variables())
+                    why += v + " = " + std::to_string(ins.expr->variableValue(v, env)) + ", ";
+                f.lanes[static_cast<std::size_t>(l)].tip =
+                    "lane " + std::to_string(l) + ": " + why + ins.expr->text() + " = " +
+                    std::to_string(c) + " → " + (c != 0 ? "then-path" : "else-path");
+            }
+            const std::uint32_t notTaken = mask & ~taken;
+            if (notTaken == 0) {
+                top.pc = pc + 1;
+            } else if (taken == 0) {
+                top.pc = ins.target;
+            } else {
+                // The current entry becomes the join point; the else-path waits beneath
+                // the then-path, which runs first.
+                top.pc = ins.reconvergePc;
+                top.label = "after if (" + ins.expr->text() + ")";
+                const int join = ins.reconvergePc;
+                stack.push_back({notTaken, ins.target, join, "else"});
+                stack.push_back({taken, pc + 1, join, "then"});
+                result.diverges = true;
+                ++result.paths;
+            }
+            break;
+        }
+        }
+        popFinished();
+
+        for (int l = 0; l < kWarpSize; ++l) {
+            WarpLane& lane = f.lanes[static_cast<std::size_t>(l)];
+            lane.active = active(l);
+            lane.exited = (exited >> l & 1u) != 0;
+            lane.value = r[static_cast<std::size_t>(l)];
+            if (lane.tip.empty()) {
+                if ((all >> l & 1u) == 0) {
+                    lane.tip = "lane " + std::to_string(l) + ": no thread (past the block)";
+                } else {
+                    std::string waits = "waiting";
+                    for (const auto& e : stack)
+                        if ((e.mask >> l & 1u) != 0)
+                            waits = "waiting on the stack (" + e.label + ")";
+                    lane.tip = "lane " + std::to_string(l) + ": inactive, " + waits;
+                }
+            }
+        }
+        f.stack = stack;
+        f.issued = result.issued;
+        f.activeLaneSlots = result.activeLaneSlots;
+        f.efficiency = static_cast<double>(f.activeLaneSlots) / (kWarpSize * f.issued);
+        f.diverged = result.diverges;
+        result.trace.push_back(std::move(f));
+    }
+    result.simtEfficiency = result.issued == 0 ? 1.0
+                                               : static_cast<double>(result.activeLaneSlots) /
+                                                     (kWarpSize * result.issued);
+    return result;
+}
+
+} // namespace wb

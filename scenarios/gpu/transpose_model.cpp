@@ -1,0 +1,227 @@
+#include "gpu/transpose_model.h"
+
+#include "gpu/memory_access_model.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace wb {
+
+namespace {
+
+// Relative time model: with enough warps in flight the DRAM and shared-memory pipes overlap,
+// so the slower one sets the pace: time ∝ max(DRAM bytes / (DRAM bytes per SM clock),
+// shared-memory wavefronts), a wavefront being one clock of one SM's 32 banks. H100 SXM:
+// 3.35 TB/s / (132 SMs × 1.755 GHz) ≈ 14.5 B per SM per clock (FACTS.md §1.1). L2 hits,
+// latency and instruction issue are ignored; the figure is relative to the copy kernel.
+constexpr double kDramBytesPerSmClock = 3.35e12 / (132 * 1.755e9);
+
+struct Access {
+    std::vector<LaneIndex> lanes;
+    bool shared = false;
+    bool store = false;
+    std::string text;
+};
+
+// One warp's memory instructions at iteration j, from the cuda-samples kernels' indexing.
+std::vector<Access> accesses(const TransposeConfig& c, int bx, int by, int warp, int j) {
+    const int T = c.tile;
+    const auto n = static_cast<std::int64_t>(c.n);
+    const int pitch = c.variant == TransposeVariant::Padded ? T + 1 : T;
+    const int i = j * c.blockRows;
+    std::vector<LaneIndex> in(32), out(32), smemStore(32), smemLoad(32);
+    for (int l = 0; l < 32; ++l) {
+        const int tid = warp * 32 + l;
+        const bool active = tid < T * c.blockRows;
+        const std::int64_t tx = tid % T;
+        const std::int64_t ty = tid / T;
+        const std::int64_t x = std::int64_t{bx} * T + tx; // xIndex
+        const std::int64_t y = std::int64_t{by} * T + ty; // yIndex
+        const auto u = static_cast<std::size_t>(l);
+        in[u] = {active, (y + i) * n + x}; // idata[index_in + i * width]
+        switch (c.variant) {
+        case TransposeVariant::Copy:
+            out[u] = {active, (y + i) * n + x};
+            break;
+        case TransposeVariant::Naive:
+            out[u] = {active, x * n + y + i}; // odata[index_out + i], index_out = y + n·x
+            break;
+        default: {
+            // tile[ty + i][tx] = idata[...]; odata[...] = tile[tx][ty + i], where the
+            // output block is transposed: x' = by·T + tx, y' = bx·T + ty.
+            smemStore[u] = {active, (ty + i) * pitch + tx};
+            smemLoad[u] = {active, tx * pitch + ty + i};
+            const std::int64_t xo = std::int64_t{by} * T + tx;
+            const std::int64_t yo = std::int64_t{bx} * T + ty;
+            out[u] = {active, (yo + i) * n + xo};
+        }
+        }
+    }
+    const std::string it = std::to_string(i);
+    std::vector<Access> v;
+    v.push_back({in, false, false, "load idata[(y + " + it + ") * n + x]"});
+    if (c.variant == TransposeVariant::Tiled || c.variant == TransposeVariant::Padded) {
+        v.push_back({smemStore, true, true, "store tile[threadIdx.y + " + it + "][threadIdx.x]"});
+        v.push_back({smemLoad, true, false, "load tile[threadIdx.x][threadIdx.y + " + it + "]"});
+    }
+    std::string st = c.variant == TransposeVariant::Copy ? "store odata[(y + " + it + ") * n + x]"
+                     : c.variant == TransposeVariant::Naive
+                         ? "store odata[x * n + y + " + it + "]"
+                         : "store odata[(y' + " + it + ") * n + x']";
+    v.push_back({out, false, true, st});
+    return v;
+}
+
+std::string typeSuffix(int bytes) {
+    switch (bytes) {
+    case 1:
+        return ".u8";
+    case 2:
+        return ".u16";
+    case 8:
+        return ".f64";
+    default:
+        return ".f32";
+    }
+}
+
+} // namespace
+
+const std::vector<std::string>& transposeVariantNames() {
+    static const std::vector<std::string> names = {"copy", "naive", "tiled", "padded"};
+    return names;
+}
+
+std::optional<TransposeVariant> parseTransposeVariant(const std::string& name) {
+    const auto& names = transposeVariantNames();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name)
+            return static_cast<TransposeVariant>(i);
+    return std::nullopt;
+}
+
+TransposeModel::TransposeModel(TransposeConfig config)
+    : m_config(config) {
+    const auto& c = m_config;
+    if (c.tile != 8 && c.tile != 16 && c.tile != 32)
+        throw std::invalid_argument("tile must be 8, 16 or 32 (got " + std::to_string(c.tile) +
+                                    ")");
+    if (c.blockRows < 1 || c.blockRows > c.tile || c.tile % c.blockRows != 0)
+        throw std::invalid_argument("block rows must divide the tile (" + std::to_string(c.tile) +
+                                    "): 1, 2, 4, 8" + (c.tile >= 16 ? ", 16" : "") +
+                                    (c.tile == 32 ? ", 32" : ""));
+    if (c.n < 32 || c.n > 16384 || c.n % c.tile != 0)
+        throw std::invalid_argument("n must be a multiple of the tile (" + std::to_string(c.tile) +
+                                    ") between 32 and 16384 (got " + std::to_string(c.n) + ")");
+    if (c.elementBytes != 1 && c.elementBytes != 2 && c.elementBytes != 4 && c.elementBytes != 8)
+        throw std::invalid_argument("element size must be 1, 2, 4 or 8 bytes (got " +
+                                    std::to_string(c.elementBytes) + ")");
+}
+
+int TransposeModel::warpsPerBlock() const {
+    return (m_config.tile * m_config.blockRows + 31) / 32;
+}
+
+std::vector<MemoryAccessFrame> TransposeModel::warpFrames(int blockX, int blockY, int warp,
+                                                          int iteration) const {
+    const auto& c = m_config;
+    const int blocks = c.n / c.tile;
+    if (blockX < 0 || blockY < 0 || blockX >= blocks || blockY >= blocks || warp < 0 ||
+        warp >= warpsPerBlock() || iteration < 0 || iteration >= iterations())
+        throw std::invalid_argument("block, warp or iteration outside the kernel's launch");
+    // Matrices start 256-byte aligned like cudaMalloc's; odata follows idata.
+    const auto matrixBytes = static_cast<std::uint64_t>(c.n) * static_cast<std::uint64_t>(c.n) *
+                             static_cast<std::uint64_t>(c.elementBytes);
+    const ArrayRef idata{"idata", c.elementBytes, 0};
+    const ArrayRef odata{"odata", c.elementBytes, (matrixBytes + 255) / 256 * 256};
+    const ArrayRef tile{"tile", c.elementBytes, 0};
+    const std::string name = transposeVariantNames()[static_cast<std::size_t>(c.variant)];
+    std::vector<MemoryAccessFrame> frames;
+    for (const auto& a : accesses(c, blockX, blockY, warp, iteration)) {
+        const std::string title = name + " transpose · " + a.text;
+        const std::string op = std::string(a.store ? "st" : "ld") +
+                               (a.shared ? ".shared" : ".global") + typeSuffix(c.elementBytes);
+        frames.push_back(
+            a.shared ? MemoryAccessModel::shared(a.lanes, tile, title, op)
+                     : MemoryAccessModel::global(a.lanes, a.store ? odata : idata, title, op));
+    }
+    return frames;
+}
+
+TransposeSummary TransposeModel::summary() const {
+    const auto& c = m_config;
+    const int blocks = c.n / c.tile;
+    TransposeSummary s;
+    // A request's sector count depends only on where its block starts modulo 32 bytes
+    // (shifting every address by 32 shifts every sector by one), so blocks are evaluated
+    // once per pair of load/store start residues and counted for the rest.
+    struct BlockCost {
+        std::uint64_t load = 0;
+        std::uint64_t store = 0;
+        std::uint64_t wavefronts = 0;
+        int worstConflict = 0;
+    };
+    std::map<std::pair<std::uint64_t, std::uint64_t>, BlockCost> memo;
+    const auto n = static_cast<std::uint64_t>(c.n);
+    const auto T = static_cast<std::uint64_t>(c.tile);
+    const auto e = static_cast<std::uint64_t>(c.elementBytes);
+    const std::uint64_t requestsPerBlock =
+        static_cast<std::uint64_t>(warpsPerBlock()) * static_cast<std::uint64_t>(iterations());
+    for (int by = 0; by < blocks; ++by) {
+        for (int bx = 0; bx < blocks; ++bx) {
+            const auto ux = static_cast<std::uint64_t>(bx);
+            const auto uy = static_cast<std::uint64_t>(by);
+            const std::uint64_t loadStart = (uy * T * n + ux * T) * e % 32;
+            const std::uint64_t storeStart =
+                (c.variant == TransposeVariant::Copy ? uy * T * n + ux * T : ux * T * n + uy * T) *
+                e % 32;
+            auto it = memo.find({loadStart, storeStart});
+            if (it == memo.end()) {
+                BlockCost bc;
+                for (int w = 0; w < warpsPerBlock(); ++w) {
+                    for (int j = 0; j < iterations(); ++j) {
+                        for (const auto& f : warpFrames(bx, by, w, j)) {
+                            const bool shared = f.space == MemoryAccessFrame::Space::Shared;
+                            if (shared) {
+                                bc.wavefronts += static_cast<std::uint64_t>(f.conflictDegree);
+                                bc.worstConflict = std::max(bc.worstConflict, f.conflictDegree);
+                            } else if (f.instruction.rfind("ld", 0) == 0) {
+                                bc.load += f.sectors.size();
+                            } else {
+                                bc.store += f.sectors.size();
+                            }
+                        }
+                    }
+                }
+                it = memo.emplace(std::make_pair(loadStart, storeStart), bc).first;
+            }
+            s.dramSectors += it->second.load + it->second.store;
+            s.loadSectorsPerRequest += static_cast<double>(it->second.load);
+            s.storeSectorsPerRequest += static_cast<double>(it->second.store);
+            s.smemWavefronts += it->second.wavefronts;
+            s.smemConflictDegree = std::max(s.smemConflictDegree, it->second.worstConflict);
+        }
+    }
+    const auto totalBlocks =
+        static_cast<std::uint64_t>(blocks) * static_cast<std::uint64_t>(blocks);
+    s.loadRequests = s.storeRequests = totalBlocks * requestsPerBlock;
+    s.loadSectorsPerRequest /= static_cast<double>(s.loadRequests);
+    s.storeSectorsPerRequest /= static_cast<double>(s.storeRequests);
+    s.dramBytes = s.dramSectors * MemoryAccessModel::kSectorBytes;
+
+    auto time = [](const TransposeSummary& t) {
+        return std::max(static_cast<double>(t.dramBytes) / kDramBytesPerSmClock,
+                        static_cast<double>(t.smemWavefronts));
+    };
+    if (c.variant == TransposeVariant::Copy) {
+        s.relativeTime = 1.0;
+    } else {
+        TransposeConfig copy = c;
+        copy.variant = TransposeVariant::Copy;
+        s.relativeTime = time(s) / time(TransposeModel(copy).summary());
+    }
+    return s;
+}
+
+} // namespace wb

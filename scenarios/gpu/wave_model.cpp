@@ -1,0 +1,116 @@
+#include "gpu/wave_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace wb {
+
+WaveSummary waveSummary(int blocks, int smCount, int blocksPerSm) {
+    if (blocks < 1 || smCount < 1 || blocksPerSm < 1)
+        throw std::invalid_argument("waves need blocks ≥ 1, SMs ≥ 1 and blocks per SM ≥ 1 (got " +
+                                    std::to_string(blocks) + ", " + std::to_string(smCount) + ", " +
+                                    std::to_string(blocksPerSm) +
+                                    "); 0 blocks per SM means the block does not fit");
+    WaveSummary s;
+    s.blocks = blocks;
+    s.smCount = smCount;
+    s.blocksPerSm = blocksPerSm;
+    // 64-bit so that absurd inputs are rejected instead of overflowing.
+    const long long slots = static_cast<long long>(smCount) * blocksPerSm;
+    if (slots > std::numeric_limits<int>::max())
+        throw std::invalid_argument("SMs × blocks per SM must fit in an int");
+    s.slotsPerWave = static_cast<int>(slots);
+    const long long waves = (blocks + slots - 1) / slots;
+    s.waves = static_cast<int>(waves);
+    // tail = (G − (waves − 1)·S·B) / (S·B)
+    s.tailUtilization =
+        static_cast<double>(blocks - (waves - 1) * slots) / static_cast<double>(slots);
+    return s;
+}
+
+WaveModel::WaveModel(int blocks, int smCount, int blocksPerSm, int warpsPerBlock, int maxWarpsPerSm,
+                     int subPartitions)
+    : m_summary(waveSummary(blocks, smCount, blocksPerSm))
+    , m_warpsPerBlock(warpsPerBlock)
+    , m_maxWarpsPerSm(maxWarpsPerSm)
+    , m_subPartitions(subPartitions) {
+    if (warpsPerBlock < 1 || subPartitions < 1 || maxWarpsPerSm < 1)
+        throw std::invalid_argument("warps per block, max warps per SM and sub-partitions must "
+                                    "be ≥ 1");
+}
+
+int WaveModel::waveOf(int block) const {
+    return block / m_summary.slotsPerWave + 1;
+}
+
+int WaveModel::smOf(int block) const {
+    return block % m_summary.slotsPerWave % m_summary.smCount;
+}
+
+SmGridFrame WaveModel::waveFrame(int wave) const {
+    const WaveSummary& s = m_summary;
+    if (wave < 0 || wave > s.waves)
+        throw std::out_of_range("wave must be 0…" + std::to_string(s.waves) + ", got " +
+                                std::to_string(wave));
+    SmGridFrame f;
+    f.smCount = s.smCount;
+    f.maxBlocksPerSm = s.blocksPerSm;
+    f.warpsPerBlock = m_warpsPerBlock;
+    f.maxWarpsPerSm = m_maxWarpsPerSm;
+    f.wave = wave;
+    f.waves = s.waves;
+    f.blocksTotal = s.blocks;
+    f.tailUtilization = s.tailUtilization;
+    f.sms.resize(static_cast<std::size_t>(s.smCount));
+
+    if (wave > 0) {
+        const int first = (wave - 1) * s.slotsPerWave;
+        const int last = std::min(first + s.slotsPerWave, s.blocks); // exclusive
+        f.blocksDone = first;
+        for (int b = first; b < last; ++b)
+            f.sms[static_cast<std::size_t>(smOf(b))].blocks.push_back(b);
+        f.title = "Wave " + std::to_string(wave) + " of " + std::to_string(s.waves) + ": blocks " +
+                  std::to_string(first) + "–" + std::to_string(last - 1) + " of " +
+                  std::to_string(s.blocks);
+    } else {
+        f.title = "Before launch: " + std::to_string(s.blocks) + " blocks, " +
+                  std::to_string(s.slotsPerWave) + " fit at once";
+    }
+
+    for (int sm = 0; sm < s.smCount; ++sm) {
+        SmState& st = f.sms[static_cast<std::size_t>(sm)];
+        const int blocks = static_cast<int>(st.blocks.size());
+        const int warps = blocks * m_warpsPerBlock;
+        // Model: the SM's k-th resident warp goes to scheduler k mod 4, so the warps spread
+        // evenly (the hardware's exact mapping is undocumented; warp-slot id mod 4 is the
+        // usual reading).
+        st.subPartitionWarps.assign(static_cast<std::size_t>(m_subPartitions), 0);
+        for (int p = 0; p < m_subPartitions; ++p)
+            st.subPartitionWarps[static_cast<std::size_t>(p)] =
+                warps / m_subPartitions + (p < warps % m_subPartitions ? 1 : 0);
+        std::string schedulers;
+        for (int p = 0; p < m_subPartitions; ++p) {
+            if (p > 0)
+                schedulers += '/';
+            schedulers += std::to_string(st.subPartitionWarps[static_cast<std::size_t>(p)]);
+        }
+        const long long pct = std::lround(100.0 * warps / m_maxWarpsPerSm);
+        st.tip = "SM " + std::to_string(sm) + ": " + std::to_string(blocks) + " of " +
+                 std::to_string(s.blocksPerSm) + " block slots, " + std::to_string(warps) + " of " +
+                 std::to_string(m_maxWarpsPerSm) + " warps (" + std::to_string(pct) +
+                 " %), warps per scheduler " + schedulers;
+    }
+    return f;
+}
+
+SmGridFrame WaveModel::frameAt(double t) const {
+    const int waves = m_summary.waves;
+    const double clamped = std::clamp(t, 0.0, 1.0);
+    const int wave = std::min(waves, static_cast<int>(std::floor(clamped * waves)) + 1);
+    return waveFrame(wave);
+}
+
+} // namespace wb

@@ -1,0 +1,137 @@
+// The "inside one GPU" scenarios show what their models compute: the frames carry the
+// numbers of FACTS §12-13, and the user's own expressions drive the views.
+#include "engine/registry.h"
+#include "gpu/expr/expr_error.h"
+
+#include <QtTest>
+#include <optional>
+
+using namespace wb;
+
+namespace {
+Story build(const char* id, std::initializer_list<std::pair<const char*, const char*>> set = {}) {
+    const Scenario& s = *findScenario(id);
+    Params p = s.defaultParams();
+    for (const auto& [k, v] : set)
+        if (auto e = p.set(k, v))
+            qFatal("%s", e->c_str());
+    return s.build(p);
+}
+// A copy of the first frame of kind F (frames are built per call, so no pointers into them).
+template <typename F> std::optional<F> first(const Frames& frames) {
+    for (const auto& item : frames.items)
+        if (const auto f = std::get_if<F>(&item))
+            return *f;
+    return std::nullopt;
+}
+} // namespace
+
+class TestGpuScenarios : public QObject {
+    Q_OBJECT
+private slots:
+    void allFiveAreRegisteredInTheirGroup() {
+        for (const char* id : {"silicon-mapping", "warp-divergence", "memory-hierarchy",
+                               "coalescing-transpose", "occupancy"}) {
+            const Scenario* s = findScenario(id);
+            QVERIFY2(s, id);
+            QCOMPARE(s->group(), ScenarioGroup::InsideOneGpu);
+        }
+    }
+    void divergenceShowsIdleLanesOnlyWhenLanesDisagree() {
+        const Story odd = build("warp-divergence");
+        const auto mid = first<WarpFrame>(odd.steps[2].frames(0.3));
+        QVERIFY(mid);
+        int active = 0;
+        for (const auto& lane : mid->lanes)
+            active += lane.active;
+        QCOMPARE(active, 16); // one of the two serialized paths
+        const Story uniform = build("warp-divergence", {{"branch", "warp-uniform"}});
+        const auto end = first<WarpFrame>(uniform.steps[3].frames(1.0));
+        QVERIFY(end && !end->diverged);
+        QCOMPARE(end->efficiency, 1.0);
+    }
+    void customConditionsDriveTheInterpreterAndReportColumns() {
+        const Story custom =
+            build("warp-divergence", {{"branch", "custom"}, {"condition", "lane < 8"}});
+        const auto end = first<WarpFrame>(custom.steps[3].frames(1.0));
+        QVERIFY(end && end->diverged);
+        const Scenario& s = *findScenario("warp-divergence");
+        Params p = s.defaultParams();
+        p.set("branch", "custom");
+        p.set("condition", "lane < (8");
+        try {
+            s.build(p);
+            QFAIL("a broken condition must be rejected");
+        } catch (const ExprError& e) {
+            QVERIFY(e.column > 0);
+            QVERIFY(QString(e.what()).contains("column"));
+        }
+    }
+    void transposeStepsCarryTheSectorCounts() {
+        const Story t = build("coalescing-transpose");
+        // Naive: the first instruction (load) coalesces, the last (store) does not.
+        const auto load = first<MemoryAccessFrame>(t.steps[1].frames(0.0));
+        const auto store = first<MemoryAccessFrame>(t.steps[1].frames(1.0));
+        QVERIFY(load && store);
+        QCOMPARE(load->sectorsPerRequest, 4.0);
+        QCOMPARE(store->sectorsPerRequest, 32.0);
+        // Tiled: a shared load with a 32-way conflict; padded: conflict-free.
+        int tiledWorst = 0;
+        int paddedWorst = 0;
+        for (double x : {0.0, 0.3, 0.6, 0.9}) {
+            if (const auto f = first<MemoryAccessFrame>(t.steps[2].frames(x));
+                f && f->space == MemoryAccessFrame::Space::Shared)
+                tiledWorst = std::max(tiledWorst, f->conflictDegree);
+            if (const auto f = first<MemoryAccessFrame>(t.steps[3].frames(x));
+                f && f->space == MemoryAccessFrame::Space::Shared)
+                paddedWorst = std::max(paddedWorst, f->conflictDegree);
+        }
+        QCOMPARE(tiledWorst, 32);
+        QCOMPARE(paddedWorst, 1);
+    }
+    void yourOwnPatternFollowsTheExpression() {
+        const Story s = build("coalescing-transpose", {{"expr", "lane * 33"}});
+        const auto global = first<MemoryAccessFrame>(s.steps.back().frames(0.0));
+        const auto shared = first<MemoryAccessFrame>(s.steps.back().frames(1.0));
+        QVERIFY(global && shared);
+        QCOMPARE(global->sectorsPerRequest, 32.0);
+        QCOMPARE(shared->conflictDegree, 1);
+        const Story misaligned = build("coalescing-transpose", {{"offset", "1"}});
+        QCOMPARE(first<MemoryAccessFrame>(misaligned.steps.back().frames(0.0))->sectorsPerRequest,
+                 5.0);
+    }
+    void wavesAndTheTail() {
+        // 2,000 blocks of 256 threads, 32 registers: 8 blocks per SM on 132 SMs.
+        const Story s = build("silicon-mapping", {{"registers-per-thread", "32"}});
+        const auto tail = first<SmGridFrame>(s.steps.back().frames(1.0));
+        QVERIFY(tail);
+        QCOMPARE(tail->smCount, 132);
+        QCOMPARE(tail->waves, 2);
+        QCOMPARE(tail->maxBlocksPerSm, 8);
+        QVERIFY(std::fabs(tail->tailUtilization - 944.0 / 1056.0) < 1e-12);
+    }
+    void occupancyStoryShowsTheLimiterAndTheIlpClaim() {
+        const Story s = build("occupancy"); // 256 threads × 128 registers: 25 %
+        const auto facts = first<FactsFrame>(s.steps[0].frames(1.0));
+        QVERIFY(facts);
+        QVERIFY(facts->rows.back().value.rfind("25 %", 0) == 0);
+        const auto lowOcc = first<IssueTimelineFrame>(s.steps[6].frames(1.0));
+        const auto highOcc = first<IssueTimelineFrame>(s.steps[5].frames(1.0));
+        const auto single = first<IssueTimelineFrame>(s.steps[4].frames(1.0));
+        QVERIFY(lowOcc && highOcc && single);
+        QVERIFY(single->utilization < 0.1);
+        QVERIFY(lowOcc->utilization >= highOcc->utilization * 0.95);
+    }
+    void memoryLadderHasEveryLevelAndAGauge() {
+        const Story s = build("memory-hierarchy");
+        const auto ladder = first<LadderFrame>(s.steps[3].frames(1.0));
+        QVERIFY(ladder);
+        QCOMPARE(ladder->levels.size(), size_t(7));
+        QVERIFY(ladder->bytesInFlightNeeded > 0.5e6 && ladder->bytesInFlightNeeded < 3e6);
+        const auto stairs = first<ChartFrame>(s.steps[4].frames(1.0));
+        QVERIFY(stairs && stairs->series.front().points.size() > 20);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGpuScenarios)
+#include "test_gpu_scenarios.moc"

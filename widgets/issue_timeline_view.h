@@ -1,0 +1,68 @@
+#pragma once
+// Issue slots of an SM's warp schedulers over time: one row per scheduler, one column per
+// cycle, each cell in the colour of the warp it issued or hatched when every warp stalled.
+// Runs of equal cells are merged and sub-pixel columns binned, so thousands of cycles
+// draw as a few hundred rectangles.
+#include "frames/issue_timeline_frame.h"
+#include "theme.h"
+
+#include <QPainter>
+#include <QWidget>
+
+namespace wb {
+
+class IssueTimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit IssueTimelineView(QWidget* parent = nullptr);
+
+    void setFrame(const IssueTimelineFrame& frame);
+    const IssueTimelineFrame& frame() const { return m_frame; }
+    void setTheme(const Theme& theme);
+    const Theme& theme() const { return m_theme; }
+
+    // Paints the whole view into `bounds`; paintEvent and exports both come through here.
+    void paint(QPainter& painter, const QRectF& bounds) const;
+
+    // Geometry paint() uses for `bounds`: the whole plot, and one scheduler × cycle cell.
+    QRectF plotRect(const QRectF& bounds) const;
+    QRectF cellRect(const QRectF& bounds, int scheduler, int cycle) const;
+    // Scheduler and cycle under `pos` in widget coordinates; false outside the plot.
+    bool cellAt(const QPointF& pos, int* scheduler, int* cycle) const;
+
+    QColor warpColor(int warp) const { return m_theme.seriesColor(warp); }
+    // "utilisation 23 % · <caption>"
+    static QString captionText(const IssueTimelineFrame& frame);
+    // Hover text for one cell: "scheduler 1 · cycle 40: warp 5 issued".
+    static QString cellText(const IssueTimelineFrame& frame, int scheduler, int cycle);
+    // Rectangles the last paint() filled for cells: stays small for long timelines.
+    int lastCellRects() const { return m_lastCellRects; }
+
+    QSize sizeHint() const override { return {900, 400}; }
+    QSize minimumSizeHint() const override { return {320, 200}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Layout {
+        double em = 12.0;
+        QRectF title;
+        QRectF caption;
+        QRectF labels; // scheduler names, left of the plot
+        QRectF plot;
+        double rowH = 0.0;
+        double colW = 0.0;
+        QRectF axis;
+        QRectF legend;
+    };
+    Layout layoutFor(const QRectF& bounds) const;
+    int issuedAt(int scheduler, int cycle) const;
+
+    IssueTimelineFrame m_frame;
+    Theme m_theme = Theme::light();
+    mutable int m_lastCellRects = 0;
+};
+
+} // namespace wb
