@@ -96,6 +96,63 @@ private slots:
         QCOMPARE(d.code, 0);
         QCOMPARE(jsonOf(d)["intensity_flop_per_byte"].toDouble(), 8.0);
     }
+    void calcInsideOneGpu_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<double>("expected");
+        // FACTS §12-13 hand-worked cases.
+        QTest::newRow("occupancy 25 %") << QStringList{"occupancy", "--gpu",
+                                                       "h100-sxm",  "--threads-per-block",
+                                                       "256",       "--registers-per-thread",
+                                                       "128",       "--smem-per-block",
+                                                       "0"}
+                                        << "occupancy" << 0.25;
+        QTest::newRow("waves") << QStringList{"waves",    "--gpu",
+                                              "h100-sxm", "--blocks",
+                                              "2000",     "--threads-per-block",
+                                              "256",      "--registers-per-thread",
+                                              "32",       "--smem-per-block",
+                                              "0"}
+                               << "waves" << 2.0;
+        QTest::newRow("stride 1") << QStringList{"access", "--elem-bytes", "4", "--stride", "1"}
+                                  << "sectors_per_request" << 4.0;
+        QTest::newRow("misaligned")
+            << QStringList{"access", "--elem-bytes", "4", "--stride", "1", "--offset", "1"}
+            << "sectors_per_request" << 5.0;
+        QTest::newRow("stride 32") << QStringList{"access", "--elem-bytes", "4", "--stride", "32"}
+                                   << "sectors_per_request" << 32.0;
+        QTest::newRow("expr") << QStringList{"access", "--elem-bytes", "4", "--expr", "a[lane * 2]"}
+                              << "sectors_per_request" << 8.0;
+        QTest::newRow("banks 32") << QStringList{"banks", "--elem-bytes", "4", "--stride", "32"}
+                                  << "conflict_degree" << 32.0;
+        QTest::newRow("banks 33") << QStringList{"banks", "--elem-bytes", "4", "--stride", "33"}
+                                  << "conflict_degree" << 1.0;
+        QTest::newRow("padded") << QStringList{"transpose", "--n", "1024", "--variant", "padded"}
+                                << "smem_conflict_degree" << 1.0;
+        QTest::newRow("tiled") << QStringList{"transpose", "--n", "1024", "--variant", "tiled"}
+                               << "smem_conflict_degree" << 32.0;
+        QTest::newRow("naive store")
+            << QStringList{"transpose", "--n", "1024", "--variant", "naive"}
+            << "store_sectors_per_request" << 32.0;
+        QTest::newRow("odd-even") << QStringList{"divergence", "--branch", "odd-even"} << "paths"
+                                  << 2.0;
+    }
+    void calcInsideOneGpu() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, key);
+        QFETCH(double, expected);
+        const Result r = runWarpboard(QStringList{"calc"} + args + QStringList{"--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(jsonOf(r)[key].toDouble(), expected);
+    }
+    void uniformBranchesDoNotDiverge() {
+        for (const char* b : {"warp-uniform", "block-uniform"}) {
+            const Result r = runWarpboard({"calc", "divergence", "--branch", b, "--json"});
+            QCOMPARE(r.code, 0);
+            QCOMPARE(jsonOf(r)["diverges"].toBool(), false);
+            QCOMPARE(jsonOf(r)["simt_efficiency"].toDouble(), 1.0);
+        }
+    }
     void errorsExitTwoAndNameTheProblem_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
