@@ -36,6 +36,37 @@ QColor over(const QColor& colour, const QColor& base, double alpha) {
             mix(colour.blue(), base.blue())};
 }
 
+// A polyline of `width` pixels drawn as parallel 1-pixel antialiased polylines. Qt's raster
+// engine has a fast path for thin pens only; wide antialiased strokes (or their outlines as
+// polygons) of long, shallow lines cost about ten times more, and 32 links are most of the frame.
+void thickPolyline(QPainter& painter, const std::vector<QPointF>& points, double width,
+                   const QColor& colour) {
+    if (points.size() < 2) {
+        return;
+    }
+    std::vector<QPointF> normals(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const QPointF a = points[i == 0 ? 0 : i - 1];
+        const QPointF b = points[i + 1 < points.size() ? i + 1 : i];
+        const QPointF d = b - a;
+        const double len = std::hypot(d.x(), d.y());
+        normals[i] = len > 0.0 ? QPointF(-d.y() / len, d.x() / len) : QPointF();
+    }
+    const int strands = std::max(1, static_cast<int>(std::lround(width)));
+    QPen pen(colour, 1.0);
+    pen.setCosmetic(true);
+    painter.setPen(pen);
+    painter.setBrush(Qt::NoBrush);
+    QPolygonF line(static_cast<int>(points.size()));
+    for (int k = 0; k < strands; ++k) {
+        const double offset = (k - (strands - 1) / 2.0) * 0.9;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            line[static_cast<int>(i)] = points[i] + normals[i] * offset;
+        }
+        painter.drawPolyline(line);
+    }
+}
+
 QString dot() {
     return QStringLiteral(" \u00b7 ");
 }
@@ -180,8 +211,9 @@ QRectF MemoryAccessView::lineRect(const QRectF& bounds, int index) const {
     const double left = l.targets.left() + (l.targets.width() - rowW) / 2.0;
     const double labelH = l.em * 1.3;
     const double rowPitch = labelH + l.lineH + l.em * 0.4;
-    return {left + col * (l.lineW + l.lineGap), l.targets.top() + row * rowPitch + labelH, l.lineW,
-            l.lineH};
+    // The line's label goes underneath, out of the way of the links coming in from above.
+    return {left + col * (l.lineW + l.lineGap), l.targets.top() + row * rowPitch + l.em * 0.2,
+            l.lineW, l.lineH};
 }
 
 QRectF MemoryAccessView::sectorRect(const QRectF& bounds, int index) const {
@@ -336,14 +368,21 @@ void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, cons
         const QPointF from(box.center().x(), l.arrows.top() + em * 0.2);
         const QPointF to(target.center().x(), target.top() - em * 0.1);
         const QColor colour = over(sectorColor(lane.sector), m_theme.background, 0.7);
-        painter.setPen(QPen(emphasis ? m_theme.foreground : colour,
-                            m_theme.lineWidth(emphasis ? em * 0.2 : std::max(1.0, em * 0.09)),
-                            Qt::SolidLine, Qt::RoundCap));
-        QPainterPath path(from);
+        // An S-curve: down from the lane, across, down into the sector.
         const double midY = (from.y() + to.y()) / 2.0;
-        path.cubicTo(QPointF(from.x(), midY), QPointF(to.x(), midY), to);
-        painter.setBrush(Qt::NoBrush);
-        painter.drawPath(path);
+        const QPointF c1(from.x(), midY);
+        const QPointF c2(to.x(), midY);
+        std::vector<QPointF> points;
+        constexpr int kSteps = 24;
+        for (int k = 0; k <= kSteps; ++k) {
+            const double t = static_cast<double>(k) / kSteps;
+            const double u = 1.0 - t;
+            points.push_back(from * (u * u * u) + c1 * (3 * u * u * t) + c2 * (3 * u * t * t) +
+                             to * (t * t * t));
+        }
+        thickPolyline(painter, points,
+                      m_theme.lineWidth(emphasis ? em * 0.2 : std::max(1.0, em * 0.09)),
+                      emphasis ? m_theme.foreground : colour);
     };
     for (int i = 0; i < count; ++i) {
         if (i != m_frame.highlightLane) {
@@ -366,8 +405,8 @@ void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, cons
         const std::uint64_t line = m_frame.lines[static_cast<std::size_t>(li)];
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
-        painter.drawText(QRectF(box.left(), box.top() - em * 1.3, box.width(), em * 1.2),
-                         Qt::AlignLeft | Qt::AlignBottom,
+        painter.drawText(QRectF(box.left(), box.bottom() + em * 0.1, box.width(), em * 1.2),
+                         Qt::AlignLeft | Qt::AlignTop,
                          elided(labelFont, tr("line %1").arg(line), box.width()));
         for (int slot = 0; slot < kSectorsPerLine; ++slot) {
             const std::uint64_t sector = line * kSectorsPerLine + static_cast<std::uint64_t>(slot);
@@ -420,13 +459,13 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
         }
         const QRectF box = laneRect(bounds, i);
         const QRectF head = bankHeaderRect(bounds, lane.bank);
-        const QColor colour =
-            over(bankConflicts(lane.bank) ? conflictColor() : m_theme.accent, m_theme.background, 0.6);
-        painter.setPen(QPen(emphasis ? m_theme.foreground : colour,
-                            m_theme.lineWidth(emphasis ? em * 0.2 : std::max(1.0, em * 0.09)),
-                            Qt::SolidLine, Qt::RoundCap));
-        painter.drawLine(QPointF(box.center().x(), l.arrows.top() + em * 0.2),
-                         QPointF(head.center().x(), head.top() - em * 0.1));
+        const QColor colour = over(bankConflicts(lane.bank) ? conflictColor() : m_theme.accent,
+                                   m_theme.background, 0.6);
+        thickPolyline(painter,
+                      {QPointF(box.center().x(), l.arrows.top() + em * 0.2),
+                       QPointF(head.center().x(), head.top() - em * 0.1)},
+                      m_theme.lineWidth(emphasis ? em * 0.2 : std::max(1.0, em * 0.09)),
+                      emphasis ? m_theme.foreground : colour);
     };
     for (int i = 0; i < count; ++i) {
         if (i != m_frame.highlightLane) {
