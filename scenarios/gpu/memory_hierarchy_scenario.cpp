@@ -1,9 +1,9 @@
 #include "gpu/memory_hierarchy_scenario.h"
 
-#include "engine/chart_helpers.h"
 #include "engine/number_format.h"
 #include "gpu/littles_law.h"
 #include "gpu/memory_ladder.h"
+#include "gpu/staircase_recording.h"
 #include "roofline/roofline_model.h"
 
 #include <algorithm>
@@ -71,24 +71,25 @@ LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus) {
     return f;
 }
 
-ChartFrame staircase(const MemoryLadder& ladder, double reveal) {
+// The latency staircase from a recording (today the modeled one shipped in resources/).
+ChartFrame staircase(const Trace& recording, const MemoryLadder& ladder, double reveal) {
     ChartFrame f;
     const double l2 = ladder.gpu().value("l2_cache_mb") * 1e6;
-    f.title = "Pointer-chase latency vs working set · " + ladder.gpu().name + " (modeled)";
-    f.x = ChartAxis{"working set (B)", true, 4096.0, 4.0 * l2};
+    const TraceSeries& rec = recording.series.front();
+    f.title = "Pointer-chase latency vs working set · " + ladder.gpu().name;
+    f.x = ChartAxis{"working set (B)", true, rec.x.front(), rec.x.back()};
     f.y = ChartAxis{"load latency (cycles)", true, 10.0, 1000.0};
     ChartSeries s;
-    s.name = "modeled on CPU";
+    s.name = describeProvenance(recording.provenance);
     s.colorIndex = 0;
-    const auto sizes = logSpace(4096.0, 4.0 * l2, 64);
     const auto shown = std::max<size_t>(
-        2, static_cast<size_t>(std::ceil(reveal * static_cast<double>(sizes.size()))));
-    for (size_t i = 0; i < shown && i < sizes.size(); ++i)
-        s.points.push_back({sizes[i], ladder.modeledChaseLatencyCycles(sizes[i])});
+        2, static_cast<size_t>(std::ceil(reveal * static_cast<double>(rec.x.size()))));
+    for (size_t i = 0; i < shown && i < rec.x.size(); ++i)
+        s.points.push_back({rec.x[i], rec.y[i]});
     f.series.push_back(std::move(s));
     const double l1 = ladder.gpu().value("l1_shared_per_sm_kb") * 1024.0;
     f.markers.push_back({{l1, ladder.modeledChaseLatencyCycles(l1)},
-                         "L1 " + formatBytes(l1),
+                         "L1 " + formatSignificant(l1 / 1024.0, 4) + " KiB",
                          "Beyond the SM's L1 every miss goes to L2",
                          3,
                          true,
@@ -99,8 +100,8 @@ ChartFrame staircase(const MemoryLadder& ladder, double reveal) {
                          3,
                          true,
                          false});
-    f.footnote = "Modeled: hit rate = capacity / working set per level, latencies from the "
-                 "catalogue. A measured recording replaces this on a GPU.";
+    f.footnote = "Replayed from resources/traces/" + pointerChaseFileName(ladder.gpu().id) + " · " +
+                 describeProvenance(recording.provenance) + ".";
     return f;
 }
 
@@ -195,12 +196,17 @@ Story MemoryHierarchyScenario::build(const Params& p) const {
          "To keep HBM busy, latency × bandwidth bytes must be in flight at once. That is "
          "what many warps or several independent loads per thread provide.",
          focus);
-    story.steps.push_back({"The latency staircase",
-                           "A pointer chase over a growing working set steps up each time it "
-                           "outgrows a cache: L1, then L2, then HBM.",
-                           5.0, [ladder](double t) {
-                               return Frames{{staircase(*ladder, t), ladderFrame(*ladder, "")}};
-                           }});
+    // Replay the shipped recording; the model itself stands in only if none was shipped.
+    auto recording = std::make_shared<const Trace>(
+        shippedPointerChase(gpu->id).value_or(modeledPointerChase(*ladder)));
+    story.provenance += "; staircase: " + describeProvenance(recording->provenance);
+    story.steps.push_back(
+        {"The latency staircase",
+         "A pointer chase over a growing working set steps up each time it "
+         "outgrows a cache: L1, then L2, then HBM.",
+         5.0, [ladder, recording](double t) {
+             return Frames{{staircase(*recording, *ladder, t), ladderFrame(*ladder, "")}};
+         }});
     step("Off the GPU",
          "NVLink, PCIe and the network are each about an order of magnitude "
          "below HBM: data that leaves the GPU must be reused far more.",
