@@ -108,15 +108,56 @@ FactsFrame littleFacts(const GpuSpec& gpu, int ilp) {
                       m.latencySource, false});
     f.rows.push_back({"bytes in flight per SM = latency × bandwidth / SMs",
                       formatBytes(m.bytesInFlightPerSm), m.bandwidthSource, true});
-    for (int warps : {16, 48}) {
-        f.rows.push_back(
-            {std::to_string(warps) + " warps × ILP " + std::to_string(ilp) + " × 128 B",
-             formatBytes(bytesInFlightProvided(warps, kBytesPerWarpLoad, ilp)),
-             "warps × loads per warp × bytes per load", false});
+    // The two kernels the simulation compares: 25 % occupancy with ILP, 75 % without.
+    for (auto [warps, k] : {std::pair{16, ilp}, std::pair{48, 1}}) {
+        f.rows.push_back({std::to_string(warps) + " warps × ILP " + std::to_string(k) + " × 128 B",
+                          formatBytes(bytesInFlightProvided(warps, kBytesPerWarpLoad, k)),
+                          "warps × loads per warp × bytes per load", false});
     }
     f.rows.push_back({"ILP needed with 16 warps",
                       std::to_string(ilpNeeded(m.bytesInFlightPerSm, kBytesPerWarpLoad, 16)),
                       "⌈loads needed / warps⌉", true});
+    return f;
+}
+
+// Bytes in flight per SM that warps (TLP) × independent loads (ILP) provide, against what
+// Little's law needs to keep HBM busy.
+ChartFrame latencyHidingChart(const GpuSpec& gpu, int ilp) {
+    const MemoryParallelism m = memoryParallelism(gpu);
+    ChartFrame f;
+    f.title = "Bytes in flight per SM: warps × ILP × 128 B";
+    f.x = ChartAxis{"resident warps per SM", false, 0.0, 64.0};
+    f.y = ChartAxis{"bytes in flight per SM (B)", true, 100.0, 100000.0};
+    int colour = 0;
+    for (int k : {1, 2, 4, 8}) {
+        ChartSeries s;
+        s.name = "ILP " + std::to_string(k);
+        s.colorIndex = colour++;
+        s.style = k == ilp || k == 1 ? ChartSeries::Style::Line : ChartSeries::Style::Dashed;
+        for (int w = 1; w <= 64; ++w)
+            s.points.push_back({double(w), bytesInFlightProvided(w, kBytesPerWarpLoad, k)});
+        f.series.push_back(std::move(s));
+    }
+    ChartSeries needed;
+    needed.name = "needed (Little's law)";
+    needed.colorIndex = 5;
+    needed.style = ChartSeries::Style::Faint;
+    needed.points = {{0.0, m.bytesInFlightPerSm}, {64.0, m.bytesInFlightPerSm}};
+    f.series.push_back(std::move(needed));
+    f.markers.push_back({{48.0, bytesInFlightProvided(48, kBytesPerWarpLoad, 1)},
+                         "75 % occupancy, ILP 1",
+                         "48 warps × 1 load × 128 B",
+                         0,
+                         false,
+                         false});
+    f.markers.push_back({{16.0, bytesInFlightProvided(16, kBytesPerWarpLoad, ilp)},
+                         "25 % occupancy, ILP " + std::to_string(ilp),
+                         "16 warps × " + std::to_string(ilp) + " loads × 128 B",
+                         2,
+                         false,
+                         true});
+    f.footnote = "Needed = HBM latency × bandwidth ÷ SMs (" + m.latencySource + "; " +
+                 m.bandwidthSource + ").";
     return f;
 }
 
@@ -190,6 +231,7 @@ Story OccupancyScenario::build(const Params& p) const {
         WarpSchedulerSim(simConfig(1, 1, latency)), WarpSchedulerSim(simConfig(48, 1, latency)),
         WarpSchedulerSim(simConfig(16, ilp, latency))});
     const FactsFrame little = littleFacts(gpu, ilp);
+    const ChartFrame hiding = latencyHidingChart(gpu, ilp);
     const FactsFrame simulated = simFacts(*sims);
 
     Story story;
@@ -217,7 +259,9 @@ Story OccupancyScenario::build(const Params& p) const {
     story.steps.push_back({"Latency needs work in flight",
                            "Little's law: latency × bandwidth bytes must be in flight. Warps "
                            "supply them, and so do independent loads inside one warp.",
-                           3.0, [little](double) { return Frames{{little}}; }});
+                           3.0, [hiding, little](double) {
+                               return Frames{{hiding, little}};
+                           }});
     story.steps.push_back({"One warp: the schedulers starve",
                            "With a single resident warp, every load stalls the issue slot for "
                            "the whole memory latency.",
