@@ -84,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_params);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     dock(tr("Parameters"), scroll, Qt::RightDockWidgetArea, "parameters");
     dock(tr("Answer card"), m_answer, Qt::RightDockWidgetArea, "answer");
 
@@ -135,7 +136,7 @@ MainWindow::MainWindow(QWidget* parent)
     restoreState(settings.value("windowState").toByteArray());
     if (settings.value("geometry").isNull()) {
         resize(1440, 900);
-        resizeDocks({m_docks[0], m_docks[1]}, {230, 360}, Qt::Horizontal);
+        resizeDocks({m_docks[0], m_docks[1]}, {250, 400}, Qt::Horizontal);
         resizeDocks({m_docks[1], m_docks[2], m_docks[3]}, {180, 220, 360}, Qt::Vertical);
     }
 }

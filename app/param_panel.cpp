@@ -39,6 +39,9 @@ ParamPanel::ParamPanel(QWidget* parent)
     : QWidget(parent)
     , m_form(new QFormLayout(this)) {
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // In a narrow dock a long label moves its editor to the next line instead of forcing a
+    // horizontal scroll bar.
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
 }
 
 int ParamPanel::editorCount() const {
