@@ -3,6 +3,7 @@
 #include "cli/cli_error.h"
 #include "cli/commands.h"
 #include "gui_launcher.h"
+#include "live/record_command.h"
 
 #include <algorithm>
 #include <exception>
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
             return runCalc(rest);
         if (!words.empty() && words.front() == "export")
             return runExport(rest, argc, argv);
+        if (!words.empty() && words.front() == "record") // no display, no Qt needed
+            return wb::runRecordCommand("warpboard record", rest);
         if (has("--help") || has("-h")) {
             std::cout << usageText();
             return 0;

@@ -2,8 +2,10 @@
 
 #include "answer_card.h"
 #include "device/device_query.h"
+#include "engine/recording_set.h"
 #include "engine/registry.h"
 #include "frame_stage.h"
+#include "live/live_recorder.h"
 #include "param_panel.h"
 #include "pen_overlay.h"
 #include "playback_bar.h"
@@ -33,6 +35,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace wb {
 
@@ -149,6 +152,10 @@ void MainWindow::buildMenus() {
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setShortcutContext(Qt::ApplicationShortcut);
     addAction(exportAction); // stays active while the menu bar is hidden
+    file->addSeparator();
+    m_runAction = file->addAction(tr("&Run on this GPU"), this, &MainWindow::runOnThisGpu);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setToolTip(tr("Measure this scenario's kernels on the GPU and replay them"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -363,6 +370,53 @@ QString MainWindow::exportCurrentStep(const QString& path, QSize size) {
     req.path = path;
     req.pen = m_pen;
     return exportStep(req);
+}
+
+void MainWindow::runOnThisGpu() {
+    if (!m_session || m_recording)
+        return;
+    const std::string id = m_session->scenario().id();
+    const auto ids = recordableScenarios();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+        const QString msg = tr("%1 has no GPU kernels to run: it is computed from its model")
+                                .arg(QString::fromStdString(m_session->scenario().title()));
+        statusBar()->showMessage(msg, 6000);
+        emit liveRunFinished(false, msg);
+        return;
+    }
+    m_recording = true;
+    m_runAction->setEnabled(false);
+    statusBar()->showMessage(tr("Running %1 on the GPU…").arg(QString::fromStdString(id)));
+    RecordOptions options;
+    options.command = "warpboard (Run on this GPU)";
+    using Result = std::variant<Trace, RunError>;
+    auto* watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, id] {
+        const Result result = watcher->result();
+        watcher->deleteLater();
+        m_recording = false;
+        m_runAction->setEnabled(true);
+        if (const auto* err = std::get_if<RunError>(&result)) {
+            // The scenario keeps drawing its recording (or model); say why in one line.
+            const QString msg =
+                QString::fromStdString(err->message) + tr(" — showing the recording instead");
+            statusBar()->showMessage(msg, 10000);
+            emit liveRunFinished(false, msg);
+            return;
+        }
+        recordingSet().setLiveRecording(id, std::get<Trace>(result));
+        if (m_session && m_session->scenario().id() == id) {
+            const int step = m_playback->step();
+            m_session =
+                std::make_unique<ScenarioSession>(m_session->scenario(), m_session->params());
+            rebuildStory(step);
+        }
+        const QString msg = tr("Measured %1 on this GPU").arg(QString::fromStdString(id));
+        statusBar()->showMessage(msg, 6000);
+        emit liveRunFinished(true, msg);
+    });
+    watcher->setFuture(
+        QtConcurrent::run([id, options]() -> Result { return recordScenario(id, options); }));
 }
 
 void MainWindow::exportDialog() {

@@ -48,8 +48,14 @@ public:
     bool isBlanked() const;
     // Writes the current step as PNG/SVG (1920×1080 by default); returns an error or "".
     QString exportCurrentStep(const QString& path, QSize size = {1920, 1080});
+    // Measures the open scenario on this machine's GPU off the UI thread, then replays it.
+    // Without a GPU it says why in the status line and keeps the recording in use.
+    void runOnThisGpu();
+    bool isRecording() const { return m_recording; }
 
 signals:
+    void liveRunFinished(bool ok, const QString& message);
+
     void firstFramePainted();
 
 protected:
@@ -84,6 +90,8 @@ private:
     bool m_presenting = false;
     bool m_dark = false;
     bool m_firstFrameSeen = false;
+    bool m_recording = false;
+    QAction* m_runAction = nullptr;
     QByteArray m_stateBeforePresenting;
 };
 

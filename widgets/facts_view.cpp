@@ -1,5 +1,7 @@
 #include "facts_view.h"
 
+#include "hover_tip.h"
+
 #include <QHelpEvent>
 #include <QToolTip>
 #include <algorithm>
@@ -140,19 +142,10 @@ void FactsView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 bool FactsView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int row = rowAt(help->pos());
-        if (row >= 0 && !m_frame.rows[static_cast<std::size_t>(row)].source.empty()) {
-            QToolTip::showText(
-                help->globalPos(),
-                QString::fromStdString(m_frame.rows[static_cast<std::size_t>(row)].source), this);
-        } else {
-            QToolTip::hideText();
-            event->ignore();
-        }
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            return tipOf(m_frame.rows, rowAt(pos), &FactRow::source);
+        }))
         return true;
-    }
     return QWidget::event(event);
 }
 

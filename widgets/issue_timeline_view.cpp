@@ -1,5 +1,7 @@
 #include "issue_timeline_view.h"
 
+#include "hover_tip.h"
+
 #include <QHelpEvent>
 #include <QToolTip>
 #include <algorithm>
@@ -308,18 +310,12 @@ void IssueTimelineView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 bool IssueTimelineView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        int s = 0;
-        int c = 0;
-        if (cellAt(help->pos(), &s, &c)) {
-            QToolTip::showText(help->globalPos(), cellText(m_frame, s, c), this);
-        } else {
-            QToolTip::hideText();
-            event->ignore();
-        }
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            int s = 0;
+            int c = 0;
+            return cellAt(pos, &s, &c) ? cellText(m_frame, s, c) : QString();
+        }))
         return true;
-    }
     return QWidget::event(event);
 }
 

@@ -1,6 +1,7 @@
 #include "ladder_view.h"
 
 #include "engine/number_format.h"
+#include "hover_tip.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -259,19 +260,10 @@ void LadderView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 bool LadderView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int level = levelAt(help->pos());
-        if (level >= 0 && !m_frame.levels[static_cast<std::size_t>(level)].tip.empty()) {
-            QToolTip::showText(
-                help->globalPos(),
-                QString::fromStdString(m_frame.levels[static_cast<std::size_t>(level)].tip), this);
-        } else {
-            QToolTip::hideText();
-            event->ignore();
-        }
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            return tipOf(m_frame.levels, levelAt(pos), &LadderLevel::tip);
+        }))
         return true;
-    }
     return QWidget::event(event);
 }
 

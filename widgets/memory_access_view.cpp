@@ -1,5 +1,7 @@
 #include "memory_access_view.h"
 
+#include "hover_tip.h"
+
 #include <QHelpEvent>
 #include <QPainterPath>
 #include <QToolTip>
@@ -589,34 +591,26 @@ void MemoryAccessView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 bool MemoryAccessView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int lane = laneAt(help->pos());
-        QString text;
-        if (lane >= 0) {
-            text = QString::fromStdString(m_frame.lanes[static_cast<std::size_t>(lane)].tip);
-        } else if (m_frame.space == MemoryAccessFrame::Space::Shared) {
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            const int lane = laneAt(pos);
+            if (lane >= 0)
+                return tipOf(m_frame.lanes, lane, &LaneAccess::tip);
+            if (m_frame.space != MemoryAccessFrame::Space::Shared)
+                return QString();
             for (const BankHit& hit : m_frame.bankHits) {
-                if (bankCellRect(QRectF(rect()), hit.bank, hit.row).contains(help->pos())) {
-                    QStringList lanes;
-                    for (const int l : hit.lanes) {
-                        lanes << QString::number(l);
-                    }
-                    text = tr("bank %1, row %2: lanes %3")
-                               .arg(hit.bank)
-                               .arg(hit.row)
-                               .arg(lanes.join(QStringLiteral(", ")));
-                }
+                if (!bankCellRect(QRectF(rect()), hit.bank, hit.row).contains(pos))
+                    continue;
+                QStringList lanes;
+                for (const int l : hit.lanes)
+                    lanes << QString::number(l);
+                return tr("bank %1, row %2: lanes %3")
+                    .arg(hit.bank)
+                    .arg(hit.row)
+                    .arg(lanes.join(QStringLiteral(", ")));
             }
-        }
-        if (!text.isEmpty()) {
-            QToolTip::showText(help->globalPos(), text, this);
-        } else {
-            QToolTip::hideText();
-            event->ignore();
-        }
+            return QString();
+        }))
         return true;
-    }
     return QWidget::event(event);
 }
 

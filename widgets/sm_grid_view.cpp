@@ -1,5 +1,7 @@
 #include "sm_grid_view.h"
 
+#include "hover_tip.h"
+
 #include <QHelpEvent>
 #include <QToolTip>
 #include <algorithm>
@@ -321,20 +323,10 @@ void SmGridView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 bool SmGridView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int sm = smAt(help->pos());
-        if (sm >= 0 && static_cast<std::size_t>(sm) < m_frame.sms.size() &&
-            !m_frame.sms[static_cast<std::size_t>(sm)].tip.empty()) {
-            QToolTip::showText(
-                help->globalPos(),
-                QString::fromStdString(m_frame.sms[static_cast<std::size_t>(sm)].tip), this);
-        } else {
-            QToolTip::hideText();
-            event->ignore();
-        }
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            return tipOf(m_frame.sms, smAt(pos), &SmState::tip);
+        }))
         return true;
-    }
     return QWidget::event(event);
 }
 

@@ -1,5 +1,7 @@
 #include "warp_lanes_view.h"
 
+#include "hover_tip.h"
+
 #include <QHelpEvent>
 #include <QPainterPath>
 #include <QToolTip>
@@ -292,19 +294,10 @@ void WarpLanesView::paintEvent(QPaintEvent* /*event*/) {
 }
 
 bool WarpLanesView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int lane = laneAt(help->pos());
-        if (lane >= 0 && !m_frame.lanes[static_cast<std::size_t>(lane)].tip.empty()) {
-            QToolTip::showText(
-                help->globalPos(),
-                QString::fromStdString(m_frame.lanes[static_cast<std::size_t>(lane)].tip), this);
-        } else {
-            QToolTip::hideText();
-            event->ignore();
-        }
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            return tipOf(m_frame.lanes, laneAt(pos), &WarpLane::tip);
+        }))
         return true;
-    }
     return QWidget::event(event);
 }
 

@@ -18,6 +18,10 @@ Usage:
       Render step N of scenario ID offscreen (no display needed). --size defaults to
       1920x1080; --t is the moment within the step, 0…1 (default 1, the step's end).
       SVG output keeps text as text.
+  warpboard record all|ID --out DIR [--quick] [--device N]
+      Run the GPU scenarios' kernels on this machine's GPU and write DIR/<id>.json
+      (Trace JSON with the device's provenance). Exit 3 when there is no GPU: nothing is
+      written, and no modeled data ever stands in for a measurement.
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version

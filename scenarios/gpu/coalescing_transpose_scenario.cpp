@@ -1,8 +1,10 @@
 #include "gpu/coalescing_transpose_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/recording_set.h"
 #include "gpu/memory_access_model.h"
 #include "gpu/transpose_model.h"
+#include "gpu/transpose_recording.h"
 
 #include <algorithm>
 #include <array>
@@ -54,6 +56,35 @@ FactsFrame summaryFacts(const Kernels& k, TransposeVariant focus) {
         f.rows.push_back(
             {variantTitle(kVariants[i]) + " · " + formatBytes(double(s.dramBytes)) + " DRAM", value,
              kModelSource, kVariants[i] == focus});
+    }
+    return f;
+}
+
+std::string metaOr(const Trace& t, const char* key, const std::string& fallback) {
+    const auto it = t.metadata.find(key);
+    return it == t.metadata.end() ? fallback : it->second;
+}
+
+// The bill exactly as the trace holds it (measured or modeled): effective GB/s and % of the
+// copy per kernel, under the trace's own size and provenance.
+FactsFrame billFacts(const Trace& trace) {
+    FactsFrame f;
+    f.title = "Effective bandwidth, n = " + metaOr(trace, "n", "?") + ", " +
+              metaOr(trace, "elem_bytes", "?") + "-byte elements · " +
+              describeProvenance(trace.provenance);
+    const std::string source = trace.provenance.source == TraceSource::Modeled
+                                   ? "modeled: copy at catalogue HBM bandwidth × model's "
+                                     "relative time"
+                                   : describeProvenance(trace.provenance);
+    for (const auto& t : transposeTimings(trace)) {
+        std::string value = formatSignificant(t.gbs, 4) + " GB/s · " +
+                            formatSignificant(t.pctOfCopy, 3) + " % of copy";
+        if (!t.referenceOk)
+            value += " · WRONG RESULT";
+        std::string label = t.variant;
+        if (t.durationNs > 0)
+            label.append(" · ").append(formatSi(static_cast<double>(t.durationNs) * 1e-9, "s"));
+        f.rows.push_back({label, value, source, t.variant == "naive" || t.variant == "padded"});
     }
     return f;
 }
@@ -166,6 +197,9 @@ std::vector<ParamSpec> CoalescingTransposeScenario::parameters() const {
         ParamSpec::text("expr", "Your index expression", "",
                         "element index per lane, e.g. (threadIdx.y*32 + threadIdx.x) * 33; "
                         "empty = lane × stride + offset"),
+        ParamSpec::choice("gpu", "GPU", HardwareCatalogue::builtin().ids(), "h100-sxm",
+                          "sets the HBM bandwidth of the modeled timings; a recording says "
+                          "its own device"),
     };
 }
 
@@ -185,8 +219,16 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
     auto pattern = std::make_shared<const Pattern>(userPattern(p, k->base.elementBytes));
     std::shared_ptr<const Kernels> kernels = k;
 
+    // The bill replays a recording when one exists, else the model's timings in its schema.
+    const GpuSpec* gpu = HardwareCatalogue::builtin().find(p.text("gpu"));
+    auto timing =
+        std::make_shared<const Trace>(recordingSet()
+                                          .recordingOfKind(id(), kTransposeTimingKind)
+                                          .value_or(modeledTransposeTiming(k->base, *gpu)));
+
     Story story;
-    story.provenance = "modeled on CPU: exact address arithmetic of each kernel's indexing";
+    story.provenance = replayProvenance(*timing, "timings from the transpose model") +
+                       "; sectors and banks: exact address arithmetic of each kernel's indexing";
     auto variantStep = [&](TransposeVariant v, std::string title, std::string narration) {
         story.steps.push_back({std::move(title), std::move(narration), 4.0,
                                [kernels, v](double t) { return variantAt(*kernels, v, t); }});
@@ -203,14 +245,13 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
     variantStep(TransposeVariant::Padded, "Pad the tile to [T][T+1]",
                 "One extra column shifts each row by a bank, so a column spreads over all 32 "
                 "banks: conflict-free, and close to the copy.");
-    story.steps.push_back({"The bill",
-                           "DRAM bytes moved, sectors per request, bank conflicts and the "
-                           "modeled time of each kernel relative to the copy.",
-                           3.0, [kernels](double) {
-                               const auto& padded = kernels->frames[3];
-                               return Frames{{padded[padded.size() / 2],
-                                              summaryFacts(*kernels, TransposeVariant::Padded)}};
-                           }});
+    story.steps.push_back(
+        {"The bill",
+         "Effective bandwidth of each kernel and its share of the copy, next to the DRAM "
+         "bytes, sectors per request and bank conflicts that explain it.",
+         3.0, [kernels, timing](double) {
+             return Frames{{billFacts(*timing), summaryFacts(*kernels, TransposeVariant::Padded)}};
+         }});
     story.steps.push_back(
         {"Your own access pattern",
          "Type a stride or an index expression: every lane's address is "

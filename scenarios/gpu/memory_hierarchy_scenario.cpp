@@ -1,12 +1,14 @@
 #include "gpu/memory_hierarchy_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/recording_set.h"
 #include "gpu/littles_law.h"
 #include "gpu/memory_ladder.h"
 #include "gpu/staircase_recording.h"
 #include "roofline/roofline_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 
@@ -71,11 +73,44 @@ LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus) {
     return f;
 }
 
+const TraceSeries* seriesNamed(const Trace& trace, const std::string& name) {
+    for (const auto& s : trace.series)
+        if (s.name == name && !s.x.empty() && s.x.size() == s.y.size())
+            return &s;
+    return nullptr;
+}
+
+// What the scenario replays and where it came from (for footnotes).
+struct Replay {
+    Trace trace;
+    std::string origin; // "live recording", "resources/traces/…"
+};
+
+// Live recording → resources/traces/memory-hierarchy.json → the per-GPU file shipped for this
+// GPU → the model itself. Only traces that carry the latency series qualify.
+Replay chooseRecording(const std::string& scenarioId, const MemoryLadder& ladder) {
+    const Trace* chosen = recordingSet().recordingFor(scenarioId);
+    if (chosen && chosen->kind == kPointerChaseKind && seriesNamed(*chosen, "load latency")) {
+        std::string origin = "resources/traces/";
+        origin.append(scenarioId).append(".json");
+        return {*chosen,
+                chosen->provenance.source == TraceSource::Live ? "live recording" : origin};
+    }
+    if (auto shipped = shippedPointerChase(ladder.gpu().id);
+        shipped && seriesNamed(*shipped, "load latency")) {
+        std::string origin = "resources/traces/";
+        origin.append(pointerChaseFileName(ladder.gpu().id));
+        return {std::move(*shipped), origin};
+    }
+    return {modeledPointerChase(ladder), "the memory ladder model"};
+}
+
 // The latency staircase from a recording (today the modeled one shipped in resources/).
-ChartFrame staircase(const Trace& recording, const MemoryLadder& ladder, double reveal) {
+ChartFrame staircase(const Replay& replay, const MemoryLadder& ladder, double reveal) {
     ChartFrame f;
+    const Trace& recording = replay.trace;
     const double l2 = ladder.gpu().value("l2_cache_mb") * 1e6;
-    const TraceSeries& rec = recording.series.front();
+    const TraceSeries& rec = *seriesNamed(recording, "load latency");
     f.title = "Pointer-chase latency vs working set · " + ladder.gpu().name;
     f.x = ChartAxis{"working set (B)", true, rec.x.front(), rec.x.back()};
     f.y = ChartAxis{"load latency (cycles)", true, 10.0, 1000.0};
@@ -100,8 +135,49 @@ ChartFrame staircase(const Trace& recording, const MemoryLadder& ladder, double 
                          3,
                          true,
                          false});
-    f.footnote = "Replayed from resources/traces/" + pointerChaseFileName(ladder.gpu().id) + " · " +
-                 describeProvenance(recording.provenance) + ".";
+    f.footnote =
+        "Replayed from " + replay.origin + " · " + describeProvenance(recording.provenance) + ".";
+    return f;
+}
+
+constexpr std::array<const char*, 3> kBandwidthSeries{"read bandwidth", "write bandwidth",
+                                                      "copy bandwidth"};
+
+bool hasBandwidth(const Trace& trace) {
+    return std::any_of(kBandwidthSeries.begin(), kBandwidthSeries.end(),
+                       [&](const char* name) { return seriesNamed(trace, name) != nullptr; });
+}
+
+// The recorded bandwidth series exactly as recorded, with the catalogue's HBM bandwidth as
+// the line they approach once the working set outgrows L2.
+ChartFrame bandwidthChart(const Replay& replay, const MemoryLadder& ladder, double reveal) {
+    ChartFrame f;
+    f.title = "Bandwidth vs working set · " + describeProvenance(replay.trace.provenance);
+    double lo = 0.0;
+    double hi = 0.0;
+    double top = 0.0;
+    int color = 0;
+    for (const char* name : kBandwidthSeries) {
+        const TraceSeries* rec = seriesNamed(replay.trace, name);
+        if (!rec)
+            continue;
+        ChartSeries s;
+        s.name = name;
+        s.colorIndex = color++;
+        const auto shown = std::max<size_t>(
+            2, static_cast<size_t>(std::ceil(reveal * static_cast<double>(rec->x.size()))));
+        for (size_t i = 0; i < shown && i < rec->x.size(); ++i)
+            s.points.push_back({rec->x[i], rec->y[i]});
+        lo = lo > 0.0 ? std::min(lo, rec->x.front()) : rec->x.front();
+        hi = std::max(hi, rec->x.back());
+        top = std::max(top, *std::max_element(rec->y.begin(), rec->y.end()));
+        f.series.push_back(std::move(s));
+    }
+    const double hbm = ladder.gpu().value("memory_bandwidth_gbs");
+    f.x = ChartAxis{"working set (B)", true, lo, std::max(hi, lo * 2.0)};
+    f.y = ChartAxis{"bandwidth (GB/s)", false, 0.0, std::max(top, hbm) * 1.1};
+    f.footnote = "Replayed from " + replay.origin +
+                 ". Catalogue HBM bandwidth: " + formatSignificant(hbm, 4) + " GB/s.";
     return f;
 }
 
@@ -173,8 +249,6 @@ Story MemoryHierarchyScenario::build(const Params& p) const {
     auto ladder = std::make_shared<const MemoryLadder>(*gpu);
     const std::string focus = p.text("focus");
     Story story;
-    story.provenance = "modeled on CPU: catalogue numbers and microbenchmark papers (no "
-                       "measurement on this machine)";
     auto step = [&](std::string title, std::string narration, std::string level) {
         story.steps.push_back(
             {std::move(title), std::move(narration), 3.0,
@@ -196,17 +270,26 @@ Story MemoryHierarchyScenario::build(const Params& p) const {
          "To keep HBM busy, latency × bandwidth bytes must be in flight at once. That is "
          "what many warps or several independent loads per thread provide.",
          focus);
-    // Replay the shipped recording; the model itself stands in only if none was shipped.
-    auto recording = std::make_shared<const Trace>(
-        shippedPointerChase(gpu->id).value_or(modeledPointerChase(*ladder)));
-    story.provenance += "; staircase: " + describeProvenance(recording->provenance);
+    // Replay a recording; the model itself stands in only if none exists.
+    auto replay = std::make_shared<const Replay>(chooseRecording(id(), *ladder));
+    story.provenance = replayProvenance(replay->trace, "pointer-chase staircase from the memory "
+                                                       "ladder model") +
+                       "; ladder: catalogue numbers and microbenchmark papers";
     story.steps.push_back(
         {"The latency staircase",
          "A pointer chase over a growing working set steps up each time it "
          "outgrows a cache: L1, then L2, then HBM.",
-         5.0, [ladder, recording](double t) {
-             return Frames{{staircase(*recording, *ladder, t), ladderFrame(*ladder, "")}};
+         5.0, [ladder, replay](double t) {
+             return Frames{{staircase(*replay, *ladder, t), ladderFrame(*ladder, "")}};
          }});
+    if (hasBandwidth(replay->trace))
+        story.steps.push_back(
+            {"Bandwidth as the working set grows",
+             "Streaming bandwidth is highest while the data fits on chip and "
+             "falls to HBM bandwidth once it outgrows L2.",
+             4.0, [ladder, replay](double t) {
+                 return Frames{{bandwidthChart(*replay, *ladder, t), ladderFrame(*ladder, "HBM")}};
+             }});
     step("Off the GPU",
          "NVLink, PCIe and the network are each about an order of magnitude "
          "below HBM: data that leaves the GPU must be reused far more.",

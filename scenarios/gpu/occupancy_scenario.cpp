@@ -1,12 +1,17 @@
 #include "gpu/occupancy_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/recording_set.h"
+#include "gpu/ilp_occupancy_recording.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/littles_law.h"
 #include "gpu/warp_scheduler_sim.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace wb {
@@ -16,6 +21,8 @@ namespace {
 constexpr const char* kOccSource = "occupancy calculator rules (FACTS §12)";
 constexpr const char* kSimSource = "warp-scheduler simulation (4 schedulers, no bandwidth limit)";
 constexpr double kBytesPerWarpLoad = 128.0; // 32 lanes × 4 B, coalesced
+constexpr const char* kBandwidthModel =
+    "bandwidth = HBM × min(1, simulated loads in flight / Little's-law need)";
 
 FactsFrame calculatorFacts(const GpuSpec& gpu, const OccupancyResult& r) {
     FactsFrame f;
@@ -161,6 +168,52 @@ ChartFrame latencyHidingChart(const GpuSpec& gpu, int ilp) {
     return f;
 }
 
+// GB/s against occupancy, one line per ILP, exactly as the trace holds them: measured points
+// for a recording, the simulation × Little's law for the modeled trace.
+ChartFrame bandwidthChart(const Trace& trace, int ilp) {
+    std::map<int, std::vector<ChartPoint>> byIlp;
+    double top = 0.0;
+    for (const auto& pt : ilpOccupancyPoints(trace)) {
+        byIlp[pt.ilp].push_back({100.0 * pt.occupancy, pt.gbs});
+        top = std::max(top, pt.gbs);
+    }
+    ChartFrame f;
+    f.title = "Copy bandwidth vs occupancy, per ILP · " + describeProvenance(trace.provenance);
+    f.x = ChartAxis{"theoretical occupancy (%)", false, 0.0, 100.0};
+    f.y = ChartAxis{"bandwidth (GB/s)", false, 0.0, top > 0.0 ? 1.1 * top : 1.0};
+    int colour = 0;
+    for (auto& [k, points] : byIlp) {
+        std::sort(points.begin(), points.end(),
+                  [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+        ChartSeries s;
+        s.name = "ILP " + std::to_string(k);
+        s.colorIndex = colour++;
+        s.style = k == ilp || k == 1 ? ChartSeries::Style::Line : ChartSeries::Style::Dashed;
+        s.points = points;
+        f.series.push_back(std::move(s));
+    }
+    // The story's two kernels, where the trace has them: 75 % at ILP 1 and 25 % at this ILP.
+    auto mark = [&](int k, double occupancyPct, bool emphasis) {
+        const auto it = byIlp.find(k);
+        if (it == byIlp.end())
+            return;
+        for (const auto& pt : it->second) {
+            if (std::fabs(pt.x - occupancyPct) > 1e-6)
+                continue;
+            f.markers.push_back(
+                {pt,
+                 formatSignificant(occupancyPct, 3) + " %, ILP " + std::to_string(k) + ": " +
+                     formatSignificant(pt.y, 4) + " GB/s",
+                 describeProvenance(trace.provenance), emphasis ? 2 : 0, false, emphasis});
+            return;
+        }
+    };
+    mark(1, 75.0, false);
+    mark(ilp, 25.0, true);
+    f.footnote = replayProvenance(trace, kBandwidthModel);
+    return f;
+}
+
 } // namespace
 
 std::string OccupancyScenario::question() const {
@@ -234,9 +287,16 @@ Story OccupancyScenario::build(const Params& p) const {
     const ChartFrame hiding = latencyHidingChart(gpu, ilp);
     const FactsFrame simulated = simFacts(*sims);
 
+    // The bandwidth step replays a recording when one exists, else the modeled grid in the
+    // same schema (only built when needed: it runs twenty simulations).
+    std::optional<Trace> recorded = recordingSet().recordingOfKind(id(), kIlpOccupancyKind);
+    const Trace bandwidth = recorded ? std::move(*recorded) : modeledIlpOccupancy(gpu, latency);
+    const ChartFrame measured = bandwidthChart(bandwidth, ilp);
+
     Story story;
-    story.provenance = "modeled on CPU: occupancy calculator, Little's law, warp-scheduler "
-                       "simulation";
+    story.provenance = replayProvenance(bandwidth, kBandwidthModel);
+    story.provenance.append("; occupancy calculator, Little's law and the scheduler timelines "
+                            "are modeled on CPU");
     story.steps.push_back({"What limits resident warps",
                            "Four resources cap the blocks on an SM; the smallest wins. This "
                            "kernel's limiter: " +
@@ -278,6 +338,13 @@ Story OccupancyScenario::build(const Params& p) const {
                            "flight, keep the schedulers just as busy.",
                            4.0, [sims, simulated](double t) {
                                return Frames{{sims->ilp.frameAt(t), simulated}};
+                           }});
+    story.steps.push_back({"Bandwidth vs occupancy, per ILP",
+                           "A copy kernel at each occupancy and ILP: bandwidth rises with the "
+                           "loads in flight, warps × ILP, until HBM is the limit. Fewer warps "
+                           "with more independent loads reach the same plateau.",
+                           3.0, [measured, little](double) {
+                               return Frames{{measured, little}};
                            }});
     return story;
 }

@@ -1,6 +1,8 @@
 #include "gpu/silicon_mapping_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/recording_set.h"
+#include "gpu/block_placement_recording.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/wave_model.h"
 
@@ -13,7 +15,8 @@ namespace {
 
 constexpr const char* kOccSource = "occupancy calculator rules (FACTS §12)";
 
-FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const WaveSummary& w) {
+FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const WaveSummary& w,
+                        const Trace& placement) {
     FactsFrame f;
     f.title = gpu.name;
     f.rows.push_back({"SMs", formatSignificant(gpu.value("sm_count"), 4),
@@ -29,6 +32,10 @@ FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const Wa
     f.rows.push_back({"waves = ⌈blocks / per wave⌉", std::to_string(w.waves), "wave model", true});
     f.rows.push_back({"last wave filled", formatSignificant(100.0 * w.tailUtilization, 3) + " %",
                       "wave model", true});
+    const bool modeled = placement.provenance.source == TraceSource::Modeled;
+    f.rows.push_back({"block → SM placement",
+                      modeled ? std::string("round-robin (model)") : std::string("recorded %smid"),
+                      describeProvenance(placement.provenance), false});
     return f;
 }
 
@@ -81,14 +88,21 @@ Story SiliconMappingScenario::build(const Params& p) const {
         throw std::invalid_argument("this block does not fit on one SM of " + gpu.name +
                                     " (registers × threads exceed the register file)");
     const int sms = static_cast<int>(gpu.value("sm_count"));
-    auto waves = std::make_shared<const WaveModel>(static_cast<int>(p.integer("blocks")), sms,
-                                                   occ.blocksPerSm, occ.warpsPerBlock,
-                                                   static_cast<int>(gpu.value("max_warps_per_sm")));
+    const int maxWarps = static_cast<int>(gpu.value("max_warps_per_sm"));
+    // Placement replays a recording when one exists, else the wave model's, in one schema.
+    auto recorded = recordingSet().recordingOfKind(id(), kBlockPlacementKind);
+    const Trace placement =
+        recorded ? std::move(*recorded)
+                 : modeledBlockPlacement(WaveModel(static_cast<int>(p.integer("blocks")), sms,
+                                                   occ.blocksPerSm, occ.warpsPerBlock, maxWarps),
+                                         kernelResourcesOf(p), occ.warpsPerBlock, gpu.id, gpu.name);
+    auto waves = std::make_shared<const BlockPlacementReplay>(placement, maxWarps);
     const WaveSummary summary = waves->summary();
-    const FactsFrame facts = mappingFacts(gpu, occ, summary);
+    const FactsFrame facts = mappingFacts(gpu, occ, summary, placement);
 
     Story story;
-    story.provenance = "modeled on CPU: occupancy calculator and round-robin block placement";
+    story.provenance =
+        replayProvenance(placement, "occupancy calculator and round-robin block placement");
     story.steps.push_back({"The GPU: " + std::to_string(sms) + " SMs",
                            "Each SM has four warp schedulers (sub-partitions). Nothing runs yet.",
                            2.0, [waves, facts](double) {

@@ -85,7 +85,10 @@ SimtInterpreter::SimtInterpreter(SimtConfig config)
     case BranchKind::Data: {
         // A lane takes the then-path when its value falls below p × range, so p = 0 and
         // p = 1 are exactly uniform. mt19937_64's output is fixed by the standard.
+        // Thread t of the block draws the t-th number, as the kernel's data array holds it:
+        // warp w's lanes take draws 32w … 32w + 31.
         std::mt19937_64 rng(m_config.seed);
+        rng.discard(static_cast<unsigned long long>(m_config.warp) * kWarpSize);
         for (auto& d : m_data)
             d = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(kDataRange));
         const auto threshold =

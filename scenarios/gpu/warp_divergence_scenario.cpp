@@ -1,10 +1,14 @@
 #include "gpu/warp_divergence_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/recording_set.h"
+#include "gpu/branch_masks_recording.h"
 #include "gpu/simt_interpreter.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace wb {
@@ -81,6 +85,84 @@ FactsFrame allKinds(const SimtConfig& base) {
     return f;
 }
 
+std::string hexMask(std::uint32_t mask) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08X", mask);
+    return text;
+}
+
+std::string metaOr(const Trace& t, const char* key, const std::string& fallback) {
+    const auto it = t.metadata.find(key);
+    return it == t.metadata.end() || it->second.empty() ? fallback : it->second;
+}
+
+// The trace's masks for one branch kind and warp next to the interpreter's prediction for the
+// trace's own inputs (block size, seed, p, block). Identical for the modeled trace by
+// construction; for a recording every disagreement is a row marked ✗, never dropped.
+FactsFrame maskFacts(const Trace& trace, const SimtConfig& selected) {
+    FactsFrame f;
+    const std::string kind = branchKindName(selected.kind);
+    const std::string source = std::string(toString(trace.provenance.source));
+    if (selected.kind == BranchKind::Custom) {
+        f.title = "Active masks: " + replayProvenance(trace, "SIMT interpreter");
+        f.rows.push_back({"custom condition",
+                          "not in the trace: the kernel runs the six fixed "
+                          "branch kinds",
+                          kSimtSource, false});
+        return f;
+    }
+    // The kernel's conditions read blockIdx.x only as blockIdx.x % 2, so a block of the same
+    // parity stands in when the trace lacks the selected one.
+    const auto records = branchMaskRecords(trace);
+    int block = -1;
+    for (const auto& r : records) {
+        if (r.kind != kind || r.warp != selected.warp)
+            continue;
+        if (r.block == selected.blockIdx) {
+            block = r.block;
+            break;
+        }
+        if (block < 0 && r.block % 2 == selected.blockIdx % 2)
+            block = r.block;
+    }
+    if (block < 0)
+        block = selected.blockIdx;
+
+    SimtConfig c = selected;
+    c.blockIdx = block;
+    c.condition.clear();
+    std::map<std::string, std::uint32_t> predicted;
+    try {
+        c.blockDim = std::stoi(metaOr(trace, "block_dim", std::to_string(c.blockDim)));
+        c.seed = std::stoull(metaOr(trace, "seed", std::to_string(c.seed)));
+        c.p = std::stod(metaOr(trace, "p", std::to_string(c.p)));
+        predicted = predictedBranchMasks(c);
+    } catch (const std::exception& e) {
+        f.rows.push_back(
+            {"prediction", std::string("not possible: ") + e.what(), kSimtSource, true});
+    }
+    f.title = "Active masks, " + kind + ", warp " + std::to_string(selected.warp) + " of block " +
+              std::to_string(block) + " · " + replayProvenance(trace, "SIMT interpreter");
+    std::map<std::string, std::uint32_t> traced;
+    for (const auto& r : records)
+        if (r.kind == kind && r.warp == selected.warp && r.block == block)
+            traced[r.point] = r.mask;
+    const std::string rowSource = describeProvenance(trace.provenance) + " vs " + kSimtSource;
+    for (const auto& point : branchMaskPoints()) {
+        const auto t = traced.find(point);
+        const auto p = predicted.find(point);
+        if (t == traced.end() && p == predicted.end())
+            continue; // neither reaches it: nothing to compare
+        const std::string have = t == traced.end() ? "not reached" : hexMask(t->second);
+        const std::string want = p == predicted.end() ? "not reached" : hexMask(p->second);
+        const bool agree = have == want;
+        f.rows.push_back({point,
+                          source + " " + have + " · predicted " + want + (agree ? " ✓" : " ✗"),
+                          rowSource, !agree});
+    }
+    return f;
+}
+
 } // namespace
 
 std::string WarpDivergenceScenario::question() const {
@@ -148,8 +230,16 @@ Story WarpDivergenceScenario::build(const Params& p) const {
     const size_t n = run->result.trace.size();
     const size_t b = run->branchFrame;
 
+    // The mask check replays a recording when one exists, else the interpreter's masks in the
+    // same schema, for this block, p and the interpreter's seed.
+    std::optional<Trace> recorded = recordingSet().recordingOfKind(id(), kBranchMasksKind);
+    const Trace masks = recorded ? std::move(*recorded)
+                                 : modeledBranchMasks(config.blockIdx, config.p, config.seed);
+    const FactsFrame checked = maskFacts(masks, config);
+
     Story story;
-    story.provenance = "modeled on CPU: per-lane SIMT interpreter";
+    story.provenance = replayProvenance(masks, "active masks from the per-lane SIMT interpreter");
+    story.provenance.append("; lane timeline: per-lane SIMT interpreter, modeled on CPU");
     story.steps.push_back(
         {"32 lanes, one instruction stream",
          "A warp issues one instruction at a time for 32 lanes. Up to the branch every lane "
@@ -174,8 +264,8 @@ Story WarpDivergenceScenario::build(const Params& p) const {
          run->result.diverges
              ? "The paths joined again; the divergent part cost its instructions twice."
              : "No lane disagreed, so nothing was serialized: full efficiency.",
-         3.0, [run](double) {
-             return Frames{{run->result.trace.back(), resultFacts(*run, "Result")}};
+         3.0, [run, checked](double) {
+             return Frames{{run->result.trace.back(), resultFacts(*run, "Result"), checked}};
          }});
     story.steps.push_back(
         {"Which branches really diverge",

@@ -50,16 +50,16 @@ int WaveModel::smOf(int block) const {
     return block % m_summary.slotsPerWave % m_summary.smCount;
 }
 
-SmGridFrame WaveModel::waveFrame(int wave) const {
-    const WaveSummary& s = m_summary;
+SmGridFrame smGridFrame(const WaveSummary& s, int wave, const std::vector<ResidentBlock>& resident,
+                        int warpsPerBlock, int maxWarpsPerSm, int subPartitions) {
     if (wave < 0 || wave > s.waves)
         throw std::out_of_range("wave must be 0…" + std::to_string(s.waves) + ", got " +
                                 std::to_string(wave));
     SmGridFrame f;
     f.smCount = s.smCount;
     f.maxBlocksPerSm = s.blocksPerSm;
-    f.warpsPerBlock = m_warpsPerBlock;
-    f.maxWarpsPerSm = m_maxWarpsPerSm;
+    f.warpsPerBlock = warpsPerBlock;
+    f.maxWarpsPerSm = maxWarpsPerSm;
     f.wave = wave;
     f.waves = s.waves;
     f.blocksTotal = s.blocks;
@@ -70,8 +70,8 @@ SmGridFrame WaveModel::waveFrame(int wave) const {
         const int first = (wave - 1) * s.slotsPerWave;
         const int last = std::min(first + s.slotsPerWave, s.blocks); // exclusive
         f.blocksDone = first;
-        for (int b = first; b < last; ++b)
-            f.sms[static_cast<std::size_t>(smOf(b))].blocks.push_back(b);
+        for (const ResidentBlock& r : resident)
+            f.sms.at(static_cast<std::size_t>(r.sm)).blocks.push_back(r.block);
         f.title = "Wave " + std::to_string(wave) + " of " + std::to_string(s.waves) + ": blocks " +
                   std::to_string(first) + "–" + std::to_string(last - 1) + " of " +
                   std::to_string(s.blocks);
@@ -83,34 +83,47 @@ SmGridFrame WaveModel::waveFrame(int wave) const {
     for (int sm = 0; sm < s.smCount; ++sm) {
         SmState& st = f.sms[static_cast<std::size_t>(sm)];
         const int blocks = static_cast<int>(st.blocks.size());
-        const int warps = blocks * m_warpsPerBlock;
+        const int warps = blocks * warpsPerBlock;
         // Model: the SM's k-th resident warp goes to scheduler k mod 4, so the warps spread
-        // evenly (the hardware's exact mapping is undocumented; warp-slot id mod 4 is the
-        // usual reading).
-        st.subPartitionWarps.assign(static_cast<std::size_t>(m_subPartitions), 0);
-        for (int p = 0; p < m_subPartitions; ++p)
-            st.subPartitionWarps[static_cast<std::size_t>(p)] =
-                warps / m_subPartitions + (p < warps % m_subPartitions ? 1 : 0);
+        // evenly (the hardware's exact mapping is undocumented, and %smid does not say which
+        // scheduler a warp got; warp-slot id mod 4 is the usual reading).
+        st.subPartitionWarps.assign(static_cast<std::size_t>(subPartitions), 0);
         std::string schedulers;
-        for (int p = 0; p < m_subPartitions; ++p) {
+        for (int p = 0; p < subPartitions; ++p) {
+            st.subPartitionWarps[static_cast<std::size_t>(p)] =
+                warps / subPartitions + (p < warps % subPartitions ? 1 : 0);
             if (p > 0)
                 schedulers += '/';
             schedulers += std::to_string(st.subPartitionWarps[static_cast<std::size_t>(p)]);
         }
-        const long long pct = std::lround(100.0 * warps / m_maxWarpsPerSm);
+        const long long pct = std::lround(100.0 * warps / maxWarpsPerSm);
         st.tip = "SM " + std::to_string(sm) + ": " + std::to_string(blocks) + " of " +
                  std::to_string(s.blocksPerSm) + " block slots, " + std::to_string(warps) + " of " +
-                 std::to_string(m_maxWarpsPerSm) + " warps (" + std::to_string(pct) +
+                 std::to_string(maxWarpsPerSm) + " warps (" + std::to_string(pct) +
                  " %), warps per scheduler " + schedulers;
     }
     return f;
 }
 
-SmGridFrame WaveModel::frameAt(double t) const {
-    const int waves = m_summary.waves;
+int waveAt(double t, int waves) {
     const double clamped = std::clamp(t, 0.0, 1.0);
-    const int wave = std::min(waves, static_cast<int>(std::floor(clamped * waves)) + 1);
-    return waveFrame(wave);
+    return std::min(waves, static_cast<int>(std::floor(clamped * waves)) + 1);
+}
+
+SmGridFrame WaveModel::waveFrame(int wave) const {
+    const WaveSummary& s = m_summary;
+    std::vector<ResidentBlock> resident;
+    if (wave > 0 && wave <= s.waves) {
+        const int first = (wave - 1) * s.slotsPerWave;
+        const int last = std::min(first + s.slotsPerWave, s.blocks);
+        for (int b = first; b < last; ++b)
+            resident.push_back({b, smOf(b)});
+    }
+    return smGridFrame(s, wave, resident, m_warpsPerBlock, m_maxWarpsPerSm, m_subPartitions);
+}
+
+SmGridFrame WaveModel::frameAt(double t) const {
+    return waveFrame(waveAt(t, m_summary.waves));
 }
 
 } // namespace wb

@@ -5,6 +5,8 @@
 // the block scheduler is usually drawn, and spreads each SM's warps over its schedulers.
 #include "frames/sm_grid_frame.h"
 
+#include <vector>
+
 namespace wb {
 
 struct WaveSummary {
@@ -20,6 +22,22 @@ struct WaveSummary {
 // Throws std::invalid_argument unless blocks, smCount and blocksPerSm are all ≥ 1 (a kernel
 // whose block does not fit an SM never launches).
 WaveSummary waveSummary(int blocks, int smCount, int blocksPerSm);
+
+// One block resident on an SM during a wave.
+struct ResidentBlock {
+    int block = 0;
+    int sm = 0;
+};
+
+// The SM grid while `wave` (1-based; 0 = before launch) runs the `resident` blocks: shared by
+// the modeled round-robin dispatch and a recorded placement. Blocks [first, last) of the
+// wave are `resident` in start order; warps spread over the schedulers as warp k → k mod 4.
+SmGridFrame smGridFrame(const WaveSummary& summary, int wave,
+                        const std::vector<ResidentBlock>& resident, int warpsPerBlock,
+                        int maxWarpsPerSm, int subPartitions);
+
+// The wave shown at t in [0, 1]: ⌊t·waves⌋ + 1, the last one at t = 1.
+int waveAt(double t, int waves);
 
 class WaveModel {
 public:

@@ -3,10 +3,13 @@
 #include "catalogue/hardware_catalogue.h"
 #include "engine/chart_helpers.h"
 #include "engine/number_format.h"
+#include "engine/recording_set.h"
+#include "gpu/roofline_probes_recording.h"
 #include "roofline/roofline_model.h"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace wb {
 
@@ -103,6 +106,58 @@ FactsFrame decodeFacts(const Setup& s, double batch) {
     return f;
 }
 
+// The probes' ceilings and kernels exactly as the trace holds them, over the catalogue's
+// roofs (dashed) so the gap between datasheet and probe is visible. Measured and modeled
+// traces take this one path; every label carries the trace's provenance.
+Frames probeFrames(const Setup& s, const Trace& trace) {
+    const RooflineProbes probes = rooflineProbes(trace);
+    const std::string origin = describeProvenance(trace.provenance);
+    ChartFrame f = baseChart(s, "Probe ceilings · " + origin);
+    FactsFrame facts;
+    facts.title = "Probes vs datasheet · " + origin;
+    const double catalogueBw = s.bandwidth;
+    const double bw = probes.hbmGBs ? *probes.hbmGBs / 1e3 : catalogueBw;
+    auto ceiling = [&](const std::optional<double>& probe, Precision p, const std::string& name) {
+        const auto peak = peakTflops(*s.gpu, p);
+        if (peak)
+            f.series.push_back(roofSeries(precisionTitle(p) + " datasheet", *peak, catalogueBw,
+                                          static_cast<int>(p), ChartSeries::Style::Dashed));
+        if (!probe)
+            return;
+        f.series.push_back(
+            roofSeries(name + " probe", *probe, bw, static_cast<int>(p), ChartSeries::Style::Line));
+        std::string value = formatNumber(*probe) + " TFLOP/s";
+        if (peak)
+            value += " (" + formatSignificant(100.0 * *probe / *peak, 3) + " % of datasheet)";
+        facts.rows.push_back({name, value, origin, true});
+    };
+    ceiling(probes.fp32Tflops, Precision::FP32, "fp32-fma");
+    ceiling(probes.bf16Tflops, Precision::BF16, "bf16-mma");
+    if (probes.hbmGBs)
+        facts.rows.push_back({"hbm-bandwidth",
+                              formatNumber(*probes.hbmGBs) + " GB/s (" +
+                                  formatSignificant(100.0 * bw / catalogueBw, 3) +
+                                  " % of datasheet)",
+                              origin, true});
+    for (const auto& k : probes.kernels) {
+        f.markers.push_back(ChartMarker{{k.intensity, k.tflops},
+                                        k.label,
+                                        k.label + ": " + formatNumber(k.tflops) + " TFLOP/s at " +
+                                            formatSignificant(k.intensity, 3) + " FLOP/B (" +
+                                            origin + ")",
+                                        5,
+                                        false,
+                                        true});
+        facts.rows.push_back({k.label,
+                              formatNumber(k.tflops) + " TFLOP/s at " +
+                                  formatSignificant(k.intensity, 3) + " FLOP/B",
+                              origin, false});
+    }
+    f.footnote =
+        "Solid: the trace (" + origin + "); dashed: " + cite(*s.gpu, "memory_bandwidth_gbs") + ".";
+    return Frames{{f, facts}};
+}
+
 } // namespace
 
 std::string RooflineScenario::question() const {
@@ -169,8 +224,13 @@ Story RooflineScenario::build(const Params& p) const {
     const std::string gpuName = gpu->name;
     const std::string precisionText = precisionTitle(precision);
 
+    // Probe ceilings replay a recording when one exists, else the catalogue peaks as a trace.
+    auto probes = std::make_shared<const Trace>(recordingSet()
+                                                    .recordingOfKind(id(), kRooflineProbesKind)
+                                                    .value_or(modeledRooflineProbes(*gpu)));
+
     Story story;
-    story.provenance = "modeled on CPU: roofline from catalogue peaks (no measurement)";
+    story.provenance = replayProvenance(*probes, "roofline from catalogue peaks");
     story.steps.push_back(
         {"The memory roof",
          "A kernel that does I FLOPs per byte can never run faster than bandwidth × I. On " +
@@ -321,6 +381,16 @@ Story RooflineScenario::build(const Params& p) const {
              }
              return Frames{{f, facts}};
          }});
+    const bool measured = probes->provenance.source != TraceSource::Modeled;
+    story.steps.push_back(
+        {"Probes against the roofs",
+         measured ? std::string("Tight loops of FMAs, tensor-core MMAs and streaming copies "
+                                "measure the real ceilings; they land below the datasheet "
+                                "roofs, and the kernels sit under them.")
+                  : std::string("Without a recording the probes' ceilings are the datasheet "
+                                "peaks themselves: run the probes on a GPU to see how far "
+                                "below them real kernels land."),
+         4.0, [s, probes](double) { return probeFrames(s, *probes); }});
     return story;
 }
 

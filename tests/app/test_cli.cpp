@@ -1,5 +1,6 @@
 // The command line as a user runs it: JSON on stdout, errors on stderr with exit code 2,
 // exports that produce real PNG and SVG files.
+#include <QDir>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -238,6 +239,18 @@ private slots:
         QVERIFY(bytes.contains("<text")); // vector: text stays text
         QVERIFY(bytes.contains("decode"));
         QCOMPARE(bytes, b.readAll()); // same step exports byte-identically
+    }
+    void recordWithoutAGpuExitsThreeAndWritesNothing() {
+        QTemporaryDir dir;
+        const Result r = runWarpboard({"record", "all", "--out", dir.path()});
+        if (r.code == 0)
+            QSKIP("this machine has a GPU: recordings were written");
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.out.contains("no GPU"), r.out.constData());
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+        const Result bad = runWarpboard({"record", "nope", "--out", dir.path()});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("silicon-mapping"));
     }
     void guiWithoutDisplayRendersAPng() {
         QTemporaryDir dir;

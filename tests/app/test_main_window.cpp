@@ -13,6 +13,7 @@
 #include <QImage>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -168,6 +169,31 @@ private slots:
         QVERIFY(w.playback()->t() > 0.0);
         QVERIFY(!(w.session()->frames(1, w.playback()->t()) == first)); // chunks moved
         w.playback()->pause();
+    }
+    void runOnThisGpuWithoutAGpuKeepsTheRecording() {
+        MainWindow w;
+        w.openInitial(findScenario("coalescing-transpose"), 4, false);
+        const Frames before = w.session()->frames(4, 1.0);
+        const QString provenanceBefore = w.slide()->text().provenance;
+        QSignalSpy done(&w, &MainWindow::liveRunFinished);
+        w.runOnThisGpu();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+        if (done.first().at(0).toBool())
+            QSKIP("this machine has a GPU: the live path ran");
+        QVERIFY2(done.first().at(1).toString().startsWith("no GPU"),
+                 qPrintable(done.first().at(1).toString()));
+        QVERIFY(w.session()->frames(4, 1.0) == before); // nothing the user had open is lost
+        QCOMPARE(w.slide()->text().provenance, provenanceBefore);
+        QVERIFY(!w.isRecording());
+    }
+    void modelOnlyScenariosSayTheyHaveNoKernels() {
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 0, false);
+        QSignalSpy done(&w, &MainWindow::liveRunFinished);
+        w.runOnThisGpu();
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(done.first().at(0).toBool(), false);
+        QVERIFY(done.first().at(1).toString().contains("no GPU kernels"));
     }
     void themeSwitchPersists() {
         {

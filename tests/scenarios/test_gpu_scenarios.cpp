@@ -1,7 +1,9 @@
 // The "inside one GPU" scenarios show what their models compute: the frames carry the
 // numbers of FACTS §12-13, and the user's own expressions drive the views.
+#include "cuda/divergence_reference.h"
 #include "engine/registry.h"
 #include "gpu/expr/expr_error.h"
+#include "gpu/simt_interpreter.h"
 
 #include <QtTest>
 #include <optional>
@@ -65,6 +67,21 @@ private slots:
         } catch (const ExprError& e) {
             QVERIFY(e.column > 0);
             QVERIFY(QString(e.what()).contains("column"));
+        }
+    }
+    void interpreterDataIsWhatTheKernelReads() {
+        // The data branch's values per lane must be the ones the CUDA kernel's array holds:
+        // thread t of the block gets draw t, so warp 1 starts at draw 32.
+        const auto reference = divergenceData(42, 64);
+        for (int warp : {0, 1}) {
+            SimtConfig c;
+            c.kind = BranchKind::Data;
+            c.warp = warp;
+            c.seed = 42;
+            const SimtResult r = SimtInterpreter(c).run();
+            QCOMPARE(r.data.size(), size_t(32));
+            for (size_t lane = 0; lane < 32; ++lane)
+                QCOMPARE(r.data[lane], std::int64_t(reference[size_t(warp) * 32 + lane]));
         }
     }
     void transposeStepsCarryTheSectorCounts() {

@@ -1,0 +1,46 @@
+#pragma once
+// Which trace a scenario replays. A GPU scenario always draws from a Trace; this registry
+// answers which one, in the order docs/RECORDINGS.md fixes: a live recording the app just
+// measured, then a real recording shipped as resources/traces/<scenario-id>.json, then none
+// (the scenario uses its modeled trace). GUI thread only: not thread-safe by design.
+#include "trace/trace.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace wb {
+
+class RecordingSet {
+public:
+    // Replaces the live recording of a scenario; stories built afterwards replay it.
+    void setLiveRecording(const std::string& scenarioId, Trace trace);
+    // Same, the scenario id taken from trace.metadata["scenario"]. False (nothing set) when the
+    // trace does not name its scenario.
+    bool setLiveRecording(Trace trace);
+    void clearLiveRecording(const std::string& scenarioId);
+    void clearAllLiveRecordings();
+
+    // Live → embedded "<scenario-id>.json" → nullptr. The pointer stays valid until the live
+    // recording of that scenario changes; scenarios copy what they replay into the story.
+    const Trace* recordingFor(const std::string& scenarioId) const;
+
+    // The recording a scenario replays only if it is of the kind it can draw; else nullopt.
+    std::optional<Trace> recordingOfKind(const std::string& scenarioId,
+                                         const std::string& kind) const;
+
+private:
+    std::map<std::string, Trace> m_live;
+    // Embedded files parsed once; nullopt = absent or unreadable.
+    mutable std::map<std::string, std::optional<Trace>> m_embedded;
+};
+
+// The one registry the app and the scenarios share.
+RecordingSet& recordingSet();
+
+// The status line for a story drawn from `trace`: "LIVE: measured on <device>…, <date>",
+// "RECORDED: measured on …", "IMPORTED: …", or for modeled data "MODELED on CPU for <device>:
+// <modelDetail> (not a measurement)". Modeled data is never called measured.
+std::string replayProvenance(const Trace& trace, const std::string& modelDetail);
+
+} // namespace wb

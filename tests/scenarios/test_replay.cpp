@@ -1,0 +1,330 @@
+// Scenarios replay exactly what a trace holds: a recorded trace set as the live recording
+// shows its own numbers, save → load gives identical frames, modeled traces draw the same
+// frames as the model, and the status line never calls modeled data measured.
+#include "engine/recording_set.h"
+#include "engine/registry.h"
+#include "gpu/block_placement_recording.h"
+#include "gpu/roofline_probes_recording.h"
+#include "gpu/staircase_recording.h"
+#include "gpu/transpose_recording.h"
+#include "roofline/roofline_model.h"
+#include "trace/trace_json.h"
+
+#include <QtTest>
+#include <optional>
+#include <variant>
+
+using namespace wb;
+
+namespace {
+
+Story build(const char* id, std::initializer_list<std::pair<const char*, const char*>> set = {}) {
+    const Scenario& s = *findScenario(id);
+    Params p = s.defaultParams();
+    for (const auto& [k, v] : set)
+        if (auto e = p.set(k, v))
+            qFatal("%s", e->c_str());
+    return s.build(p);
+}
+
+template <typename F> std::vector<F> all(const Frames& frames) {
+    std::vector<F> out;
+    for (const auto& item : frames.items)
+        if (const auto f = std::get_if<F>(&item))
+            out.push_back(*f);
+    return out;
+}
+
+template <typename F> std::optional<F> first(const Frames& frames) {
+    auto v = all<F>(frames);
+    return v.empty() ? std::nullopt : std::optional<F>(v.front());
+}
+
+size_t stepIndex(const Story& s, const std::string& title) {
+    for (size_t i = 0; i < s.steps.size(); ++i)
+        if (s.steps[i].title == title)
+            return i;
+    qFatal("no step %s", title.c_str());
+}
+
+Trace recorded(const char* kind, const char* scenario) {
+    Trace t;
+    t.kind = kind;
+    t.provenance.source = TraceSource::Recorded;
+    t.provenance.device = "Test GPU";
+    t.provenance.driverVersion = "555.1";
+    t.provenance.runtimeVersion = "12.5";
+    t.provenance.date = "2026-12-01T10:00:00Z";
+    t.metadata["scenario"] = scenario;
+    return t;
+}
+
+Trace saveAndLoad(const Trace& t) {
+    const std::string json = traceToJson(t);
+    if (json.empty())
+        qFatal("trace does not serialise");
+    auto back = traceFromJson(json);
+    if (!std::holds_alternative<Trace>(back))
+        qFatal("%s", std::get<TraceError>(back).message.c_str());
+    return std::get<Trace>(back);
+}
+
+// Every frame of every step at several times: replay must reproduce all of them.
+void compareStories(const Story& a, const Story& b) {
+    QCOMPARE(a.provenance, b.provenance);
+    QCOMPARE(a.steps.size(), b.steps.size());
+    for (size_t i = 0; i < a.steps.size(); ++i)
+        for (double t : {0.0, 0.4, 1.0})
+            QVERIFY2(a.steps[i].frames(t) == b.steps[i].frames(t), a.steps[i].title.c_str());
+}
+
+// Recorded placement: 40 blocks on a 4-SM test GPU, 2 blocks per SM, in an order no
+// round-robin model would produce.
+Trace recordedPlacement() {
+    Trace t = recorded(kBlockPlacementKind, "silicon-mapping");
+    t.metadata["blocks"] = "40";
+    t.metadata["threads_per_block"] = "256";
+    t.metadata["registers_per_thread"] = "32";
+    t.metadata["smem_per_block"] = "0";
+    t.metadata["sm_count"] = "4";
+    t.metadata["blocks_per_sm"] = "2";
+    for (int b = 0; b < 40; ++b) {
+        TraceEvent e;
+        e.name = "block";
+        e.track = (b * 3 + b / 8) % 4;
+        e.startNs = (b / 8) * 5000 + (b % 8) * 7; // 5 waves of 8, slightly staggered
+        e.durationNs = 4900;
+        e.values = {{"block", b}, {"smid", e.track}, {"warps", 8}};
+        t.events.push_back(e);
+    }
+    return t;
+}
+
+Trace recordedTranspose() {
+    Trace t = recorded(kTransposeTimingKind, "coalescing-transpose");
+    t.metadata = {{"scenario", "coalescing-transpose"},
+                  {"n", "8192"},
+                  {"elem_bytes", "4"},
+                  {"tile", "32"},
+                  {"block_rows", "8"},
+                  {"repetitions", "20"}};
+    const std::vector<std::pair<const char*, double>> gbs{
+        {"copy", 2871.25}, {"naive", 611.5}, {"tiled", 1702.0}, {"padded", 2640.75}};
+    for (const auto& [name, value] : gbs) {
+        TraceEvent e;
+        e.name = name;
+        e.durationNs = std::llround(2.0 * 8192.0 * 8192.0 * 4.0 / value);
+        e.values = {
+            {"gbs", value}, {"pct_of_copy", 100.0 * value / 2871.25}, {"reference_ok", 1.0}};
+        t.events.push_back(e);
+    }
+    return t;
+}
+
+} // namespace
+
+class TestReplay : public QObject {
+    Q_OBJECT
+private slots:
+    void cleanup() { recordingSet().clearAllLiveRecordings(); }
+
+    void registryPrefersLiveAndNeedsAScenarioId() {
+        RecordingSet set;
+        QVERIFY(set.recordingFor("silicon-mapping") == nullptr); // nothing shipped today
+        Trace t = recordedPlacement();
+        QVERIFY(set.setLiveRecording(t));
+        QVERIFY(set.recordingFor("silicon-mapping") && *set.recordingFor("silicon-mapping") == t);
+        QVERIFY(!set.recordingOfKind("silicon-mapping", kTransposeTimingKind));
+        set.clearLiveRecording("silicon-mapping");
+        QVERIFY(set.recordingFor("silicon-mapping") == nullptr);
+        t.metadata.erase("scenario");
+        QVERIFY(!set.setLiveRecording(t));
+    }
+
+    void siliconMappingDrawsTheRecordedPlacement() {
+        const Trace t = recordedPlacement();
+        recordingSet().setLiveRecording(t);
+        const Story s = build("silicon-mapping");
+        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        QVERIFY(s.provenance.find("2026-12-01") != std::string::npos);
+        // Wave 1 = the first 8 starts; block 7 sits on the SM it recorded.
+        const auto w1 = first<SmGridFrame>(s.steps[1].frames(0.0));
+        QVERIFY(w1);
+        QCOMPARE(w1->smCount, 4);
+        QCOMPARE(w1->waves, 5);
+        const int sm7 = t.events[7].track;
+        const auto& blocks = w1->sms[static_cast<size_t>(sm7)].blocks;
+        QVERIFY(std::find(blocks.begin(), blocks.end(), 7) != blocks.end());
+        for (int sm = 0; sm < 4; ++sm)
+            for (int b : w1->sms[static_cast<size_t>(sm)].blocks)
+                QCOMPARE(sm, t.events[static_cast<size_t>(b)].track);
+        const auto tail = first<SmGridFrame>(s.steps.back().frames(1.0));
+        QCOMPARE(tail->wave, 5);
+        QCOMPARE(tail->blocksDone, 32);
+        const auto facts = first<FactsFrame>(s.steps[0].frames(0.0));
+        QCOMPARE(facts->rows.back().value, std::string("recorded %smid"));
+
+        recordingSet().setLiveRecording(saveAndLoad(t));
+        compareStories(s, build("silicon-mapping"));
+    }
+
+    void siliconMappingModeledReplayIsTheWaveModel() {
+        const Story s = build("silicon-mapping", {{"registers-per-thread", "32"}});
+        QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(s.provenance.find("measured") == std::string::npos);
+        const WaveModel model(2000, 132, 8, 8, 64);
+        // Steps: before launch (wave 0), wave 1, the tail (wave 2).
+        QVERIFY(first<SmGridFrame>(s.steps[0].frames(0.0)) == model.waveFrame(0));
+        QVERIFY(first<SmGridFrame>(s.steps[1].frames(0.0)) == model.waveFrame(1));
+        QVERIFY(first<SmGridFrame>(s.steps[3].frames(0.0)) == model.waveFrame(2));
+        // The modeled trace round-trips too.
+        const Trace modeled =
+            modeledBlockPlacement(model, KernelResources{256, 32, 0}, 8, "h100-sxm", "H100");
+        QCOMPARE(saveAndLoad(modeled), modeled);
+        const BlockPlacementReplay a(modeled, 64);
+        const BlockPlacementReplay b(saveAndLoad(modeled), 64);
+        for (int w = 0; w <= 2; ++w) {
+            QVERIFY(a.waveFrame(w) == model.waveFrame(w));
+            QVERIFY(b.waveFrame(w) == a.waveFrame(w));
+        }
+        QCOMPARE(a.smOf(1057), model.smOf(1057));
+    }
+
+    void transposeBillShowsTheRecordedBandwidth() {
+        const Trace t = recordedTranspose();
+        recordingSet().setLiveRecording(t);
+        const Story s = build("coalescing-transpose");
+        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        const auto facts = all<FactsFrame>(s.steps[stepIndex(s, "The bill")].frames(0.5));
+        QVERIFY(!facts.empty());
+        const FactsFrame& bill = facts.front();
+        QVERIFY(bill.title.find("n = 8192") != std::string::npos);
+        QCOMPARE(bill.rows.size(), size_t(4));
+        QVERIFY(bill.rows[0].value.rfind("2871 GB/s · 100 % of copy", 0) == 0);
+        QVERIFY(bill.rows[1].value.rfind("611.5 GB/s · 21.3 % of copy", 0) == 0);
+        QVERIFY(bill.rows[3].value.rfind("2641 GB/s", 0) == 0);
+        const auto timings = transposeTimings(t);
+        QCOMPARE(timings[1].gbs, 611.5);
+
+        recordingSet().setLiveRecording(saveAndLoad(t));
+        compareStories(s, build("coalescing-transpose"));
+    }
+
+    void transposeModeledTimingsFollowTheModel() {
+        const Story s = build("coalescing-transpose");
+        QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(s.provenance.find("measured") == std::string::npos);
+        TransposeConfig c;
+        const GpuSpec& gpu = *HardwareCatalogue::builtin().find("h100-sxm");
+        const Trace modeled = modeledTransposeTiming(c, gpu);
+        QCOMPARE(saveAndLoad(modeled), modeled);
+        const auto timings = transposeTimings(modeled);
+        QCOMPARE(timings.size(), size_t(4));
+        QCOMPARE(timings[0].gbs, gpu.value("memory_bandwidth_gbs"));
+        c.variant = TransposeVariant::Naive;
+        QVERIFY(std::fabs(timings[1].pctOfCopy - 100.0 / TransposeModel(c).summary().relativeTime) <
+                1e-9);
+        const auto bill = first<FactsFrame>(s.steps[stepIndex(s, "The bill")].frames(0.0));
+        QVERIFY(bill->title.find("modeled on CPU") != std::string::npos);
+        for (const auto& row : bill->rows)
+            QVERIFY(row.source.find("measured") == std::string::npos);
+        // Set the modeled trace live: the story draws the same frames (one code path).
+        recordingSet().setLiveRecording("coalescing-transpose", modeled);
+        compareStories(s, build("coalescing-transpose"));
+    }
+
+    void memoryHierarchyPrefersTheLiveStaircase() {
+        Trace t = recorded(kPointerChaseKind, "memory-hierarchy");
+        t.provenance.source = TraceSource::Live;
+        t.series.push_back(
+            {"load latency", "B", "cycles", {4096, 65536, 1e6, 1e8}, {33.5, 35.0, 261.25, 655.0}});
+        t.series.push_back({"read bandwidth",
+                            "B",
+                            "GB/s",
+                            {4096, 65536, 1e6, 1e8},
+                            {9000.0, 12000.0, 7400.0, 3010.5}});
+        recordingSet().setLiveRecording(t);
+        const Story s = build("memory-hierarchy");
+        QVERIFY(s.provenance.rfind("LIVE: measured on Test GPU", 0) == 0);
+        const auto stairs = first<ChartFrame>(s.steps[4].frames(1.0));
+        QVERIFY(stairs);
+        const auto& pts = stairs->series.front().points;
+        QCOMPARE(pts.size(), size_t(4));
+        QCOMPARE(pts[2].y, 261.25);
+        QVERIFY(stairs->footnote.find("live recording") != std::string::npos);
+        const size_t bw = stepIndex(s, "Bandwidth as the working set grows");
+        const auto chart = first<ChartFrame>(s.steps[bw].frames(1.0));
+        QCOMPARE(chart->series.front().name, std::string("read bandwidth"));
+        QCOMPARE(chart->series.front().points.back().y, 3010.5);
+
+        recordingSet().setLiveRecording(saveAndLoad(t));
+        compareStories(s, build("memory-hierarchy"));
+    }
+
+    void memoryHierarchyWithoutRecordingReplaysTheShippedModel() {
+        const Story s = build("memory-hierarchy");
+        QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(s.provenance.find("measured") == std::string::npos);
+        for (const auto& step : s.steps)
+            QVERIFY(step.title != "Bandwidth as the working set grows");
+        const auto stairs = first<ChartFrame>(s.steps[4].frames(1.0));
+        QVERIFY(stairs->footnote.find("pointer-chase-h100-sxm.json") != std::string::npos);
+    }
+
+    void rooflineDrawsRecordedCeilingsAndKernels() {
+        Trace t = recorded(kRooflineProbesKind, "roofline");
+        TraceEvent fp32{"fp32-fma", "", 0, 0, 1000, {{"tflops", 51.25}}};
+        TraceEvent bf16{"bf16-mma", "", 0, 0, 1000, {{"tflops", 702.5}}};
+        TraceEvent hbm{"hbm-bandwidth", "", 0, 0, 1000, {{"gbs", 2975.0}}};
+        TraceEvent gemm{
+            "kernel",
+            "gemm 4096",
+            0,
+            0,
+            1000,
+            {{"flops", 1.4e11}, {"bytes", 1e8}, {"tflops", 612.0}, {"intensity", 1365.0}}};
+        t.events = {fp32, bf16, hbm, gemm};
+        recordingSet().setLiveRecording(t);
+        const Story s = build("roofline");
+        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        const Frames frames = s.steps[stepIndex(s, "Probes against the roofs")].frames(0.0);
+        const auto chart = first<ChartFrame>(frames);
+        QVERIFY(chart);
+        bool bf16Ceiling = false;
+        for (const auto& series : chart->series)
+            if (series.name == "bf16-mma probe")
+                bf16Ceiling = series.points.back().y == 702.5;
+        QVERIFY(bf16Ceiling);
+        QCOMPARE(chart->markers.size(), size_t(1));
+        QCOMPARE(chart->markers.front().at.x, 1365.0);
+        QCOMPARE(chart->markers.front().at.y, 612.0);
+        QCOMPARE(chart->markers.front().label, std::string("gemm 4096"));
+        const auto facts = first<FactsFrame>(frames);
+        QVERIFY(facts->rows[2].value.rfind("2975 GB/s", 0) == 0);
+
+        recordingSet().setLiveRecording(saveAndLoad(t));
+        compareStories(s, build("roofline"));
+    }
+
+    void rooflineModeledProbesAreTheCataloguePeaks() {
+        const Story s = build("roofline");
+        QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(s.provenance.find("measured") == std::string::npos);
+        const GpuSpec& gpu = *HardwareCatalogue::builtin().find("h100-sxm");
+        const Trace modeled = modeledRooflineProbes(gpu);
+        QCOMPARE(saveAndLoad(modeled), modeled);
+        const RooflineProbes probes = rooflineProbes(modeled);
+        QCOMPARE(*probes.bf16Tflops, *peakTflops(gpu, Precision::BF16));
+        QCOMPARE(*probes.hbmGBs, gpu.value("memory_bandwidth_gbs"));
+        QVERIFY(probes.kernels.empty());
+        const auto facts =
+            first<FactsFrame>(s.steps[stepIndex(s, "Probes against the roofs")].frames(0.0));
+        for (const auto& row : facts->rows)
+            QVERIFY(row.source.find("measured") == std::string::npos);
+        recordingSet().setLiveRecording("roofline", modeled);
+        compareStories(s, build("roofline"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReplay)
+#include "test_replay.moc"
