@@ -9,8 +9,9 @@ namespace wb::cli {
 int runCalc(const std::vector<std::string>& words); // warpboard calc MODEL ...
 int runList(const std::vector<std::string>& words); // warpboard --list [--json]
 int runExport(const std::vector<std::string>& words, int argc, char** argv);
-std::string usageText();                         // warpboard --help
-std::string calcUsage(const std::string& model); // warpboard calc MODEL --help
+int runImport(const std::vector<std::string>& words); // warpboard import FILE... [--json]
+std::string usageText();                              // warpboard --help
+std::string calcUsage(const std::string& model);      // warpboard calc MODEL --help
 
 } // namespace wb::cli
 

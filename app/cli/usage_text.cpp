@@ -22,6 +22,11 @@ Usage:
       Run the GPU scenarios' kernels on this machine's GPU and write DIR/<id>.json
       (Trace JSON with the device's provenance). Exit 3 when there is no GPU: nothing is
       written, and no modeled data ever stands in for a measurement.
+  warpboard import FILE... [--summary] [--json]
+      Read profiler files (PyTorch/Chrome traces, .json or .json.gz) and print a summary
+      per file: format, events, kernels, comm_kernels, ranks, span_us (--json: one object
+      {"files": [...], "ranks": N}). Several traces are the ranks of one job. A file that
+      cannot be read (truncated, corrupt) prints FILE: byte N: what was expected, exit 2.
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version

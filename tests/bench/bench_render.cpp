@@ -2,17 +2,23 @@
 // (new frames + render), and wall time from process start to the first painted frame.
 #include "engine/registry.h"
 #include "frame_stage.h"
+#include "kineto_generator.h"
 #include "scenario_session.h"
 #include "slide_widget.h"
 #include "theme.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
 #include <algorithm>
 #include <benchmark/benchmark.h>
+#ifdef WB_HAVE_SIMDJSON
+#include <simdjson.h>
+#endif
 
 using namespace wb;
 
@@ -252,6 +258,112 @@ BENCHMARK_CAPTURE(BM_PlaybackTick, alpha_beta_chart, "ring-allreduce", 5)
 BENCHMARK_CAPTURE(BM_PlaybackTick, roofline_batch_sweep, "roofline", 5)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StartupToFirstFrame)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+
+// Full import of a generated Kineto trace (events stored, ready to draw) against Python's
+// json.load of the same file, each as a whole process, with its peak memory. The file size
+// is WB_IMPORT_BENCH_MB (default 200); set it to 0 to skip.
+namespace {
+struct ChildRun {
+    double seconds = 0;
+    double peakMiB = 0;
+    bool ok = false;
+};
+
+// Runs `args` under a tiny Python wrapper that reports the child's own peak RSS.
+ChildRun runMeasured(const QStringList& args) {
+    QProcess p;
+    QStringList wrapper{"-c", "import resource,subprocess,sys,time\n"
+                              "t=time.perf_counter();r=subprocess.run(sys.argv[1:],"
+                              "stdout=subprocess.DEVNULL).returncode\n"
+                              "print(r, time.perf_counter()-t,"
+                              "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss/1024)"};
+    p.start("python3", wrapper + args);
+    if (!p.waitForFinished(600000))
+        return {};
+    const auto parts = QString::fromUtf8(p.readAllStandardOutput()).split(' ');
+    if (parts.size() < 3)
+        return {};
+    return {parts[1].toDouble(), parts[2].toDouble(), parts[0].toInt() == 0};
+}
+
+QString importBenchFile() {
+    static const QString path = [] {
+        const double mb = qEnvironmentVariableIsSet("WB_IMPORT_BENCH_MB")
+                              ? qEnvironmentVariable("WB_IMPORT_BENCH_MB").toDouble()
+                              : 200.0;
+        if (mb <= 0)
+            return QString();
+        const QString file = QDir::temp().filePath("warpboard-bench-kineto.json");
+        wb::bench::writeKinetoTrace(file.toStdString(), mb);
+        return file;
+    }();
+    return path;
+}
+
+void reportChild(benchmark::State& state, const QStringList& args) {
+    const QString file = importBenchFile();
+    if (file.isEmpty()) {
+        state.SkipWithError("WB_IMPORT_BENCH_MB=0");
+        return;
+    }
+    ChildRun run;
+    for (auto _ : state) {
+        run = runMeasured(args + QStringList{file});
+        state.SetIterationTime(run.seconds);
+    }
+    if (!run.ok)
+        state.SkipWithError("the command failed");
+    const double fileMiB = static_cast<double>(QFileInfo(file).size()) / (1024.0 * 1024.0);
+    state.counters["file_MiB"] = fileMiB;
+    state.counters["peak_MiB"] = run.peakMiB;
+    state.counters["peak_x_file"] = run.peakMiB / fileMiB;
+}
+
+void BM_ImportKineto_Warpboard(benchmark::State& state) {
+    reportChild(state, {WARPBOARD_BIN, "import", "--summary", "--json"});
+}
+void BM_ImportKineto_PythonJsonLoad(benchmark::State& state) {
+    reportChild(state, {"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))"});
+}
+} // namespace
+
+#ifdef WB_HAVE_SIMDJSON
+// A bare simdjson on-demand pass over the same file that visits every event's ts and stores
+// nothing: the speed of light for parsing this JSON (it holds the whole file in memory).
+void BM_ImportKineto_SimdjsonBarePass(benchmark::State& state) {
+    const QString file = importBenchFile();
+    if (file.isEmpty()) {
+        state.SkipWithError("WB_IMPORT_BENCH_MB=0");
+        return;
+    }
+    for (auto _ : state) {
+        simdjson::ondemand::parser parser;
+        auto json = simdjson::padded_string::load(file.toStdString());
+        if (json.error()) {
+            state.SkipWithError("simdjson could not load the file");
+            return;
+        }
+        simdjson::ondemand::document doc = parser.iterate(json.value());
+        long events = 0;
+        double last = 0;
+        for (auto event : doc["traceEvents"].get_array()) {
+            double ts = 0;
+            if (!event["ts"].get_double().get(ts))
+                last = ts;
+            ++events;
+        }
+        benchmark::DoNotOptimize(last);
+        state.counters["events"] = static_cast<double>(events);
+    }
+}
+BENCHMARK(BM_ImportKineto_SimdjsonBarePass)->Iterations(1)->Unit(benchmark::kMillisecond);
+#endif
+
+BENCHMARK(BM_ImportKineto_Warpboard)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ImportKineto_PythonJsonLoad)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));

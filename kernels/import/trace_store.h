@@ -1,0 +1,152 @@
+#pragma once
+// The compact, drawable form of a trace: fixed-size event records with interned strings and
+// integer nanoseconds, tracks (one per pid/tid), kernel details, counters and flow links.
+// After finish() the events of each track are sorted by start, with a running maximum of
+// their ends, so a view finds what overlaps a time window by binary search.
+#include "import/string_pool.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace wb {
+
+enum class EventKind : std::uint8_t {
+    Other,
+    Kernel,     // a compute kernel (cat kernel/Kernel)
+    CommKernel, // an NCCL/RCCL kernel
+    Memcpy,
+    Memset,
+    Runtime, // CUDA/HIP runtime and driver calls
+    CpuOp,
+    Annotation,
+};
+
+// One slice or instant; 40 bytes.
+struct TraceEvent {
+    std::int64_t startNs = 0;
+    std::int64_t durNs = 0; // 0 for instants
+    std::uint32_t name = 0;
+    std::uint32_t category = 0;
+    std::uint32_t track = 0;
+    std::uint32_t kernel = kNoKernel; // index into TraceStore::kernels()
+    char phase = 'X'; // X (also matched B/E), i (also I), b (matched async b/e, S/F), n
+    EventKind kind = EventKind::Other;
+    std::uint16_t flags = 0;
+
+    static constexpr std::uint32_t kNoKernel = 0xffffffffu;
+    static constexpr std::uint16_t kUnclosed = 1; // B without E: drawn to the trace end
+    std::int64_t endNs() const { return startNs + durNs; }
+};
+
+// Launch details of a kernel where the trace has them (-1 / NaN-free 0 when absent).
+struct KernelInfo {
+    std::uint32_t event = 0; // index into events()
+    std::int32_t grid[3] = {-1, -1, -1};
+    std::int32_t block[3] = {-1, -1, -1};
+    std::int32_t registersPerThread = -1;
+    std::int32_t sharedMemory = -1; // bytes
+    float occupancyPct = -1.0f;     // est. achieved (theoretical in 2021 traces)
+    float blocksPerSm = -1.0f;
+    float warpsPerSm = -1.0f;
+    std::uint32_t collective = 0; // interned; 0 = not a collective
+    std::uint32_t algorithm = 0;
+    std::uint32_t protocol = 0;
+};
+
+struct TraceProcess {
+    std::string pid; // numbers kept as their text: pids may be strings ("Spans")
+    std::string name;
+    std::string labels;
+    std::int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+};
+
+struct TraceTrack {
+    std::uint32_t process = 0;
+    std::string tid;
+    std::string name;
+    std::int64_t sortIndex = 0;
+    bool hasSortIndex = false;
+    std::uint32_t begin = 0, end = 0; // events()[begin, end) after finish()
+};
+
+struct CounterSample {
+    std::int64_t tsNs = 0;
+    std::uint32_t track = 0;
+    std::uint32_t series = 0; // interned "name.key"
+    double value = 0.0;
+};
+
+struct FlowPoint {
+    std::int64_t tsNs = 0;
+    std::uint32_t id = 0; // interned id text (ids may be strings or uint64)
+    std::uint32_t track = 0;
+    char phase = 's';      // s, t or f
+    bool bindNext = false; // f with bp "e": binds to the enclosing slice
+};
+
+struct FlowLink {
+    std::uint32_t from = 0, to = 0; // indexes into flowPoints()
+};
+
+class TraceStore {
+public:
+    StringPool& strings() { return m_strings; }
+    const StringPool& strings() const { return m_strings; }
+
+    std::uint32_t process(std::string_view pid);
+    std::uint32_t track(std::string_view pid, std::string_view tid);
+    TraceProcess& processAt(std::uint32_t i) { return m_processes[i]; }
+    TraceTrack& trackAt(std::uint32_t i) { return m_tracks[i]; }
+
+    std::uint32_t addEvent(const TraceEvent& e);
+    std::uint32_t addKernel(const KernelInfo& k);
+    void addCounter(const CounterSample& c) { m_counters.push_back(c); }
+    void addFlowPoint(const FlowPoint& f) { m_flowPoints.push_back(f); }
+    TraceEvent& eventAt(std::uint32_t i) { return m_events[i]; }
+
+    // Sorts events per track, builds the end index and links flows. Call once, at the end.
+    void finish();
+
+    const std::vector<TraceEvent>& events() const { return m_events; }
+    const std::vector<KernelInfo>& kernels() const { return m_kernels; }
+    const std::vector<TraceProcess>& processes() const { return m_processes; }
+    const std::vector<TraceTrack>& tracks() const { return m_tracks; }
+    const std::vector<CounterSample>& counters() const { return m_counters; }
+    const std::vector<FlowPoint>& flowPoints() const { return m_flowPoints; }
+    const std::vector<FlowLink>& flowLinks() const { return m_flowLinks; }
+    std::size_t danglingFlowPoints() const { return m_dangling; }
+
+    // Events of `track` that overlap [t0, t1): indexes [first, last) into events(), where
+    // some in the range may still end before t0 (check endNs()).
+    std::pair<std::uint32_t, std::uint32_t> overlapping(std::uint32_t track, std::int64_t t0,
+                                                        std::int64_t t1) const;
+
+    std::int64_t minNs() const { return m_minNs; }
+    std::int64_t maxNs() const { return m_maxNs; }
+    // Extends the time span (events, counters, flows all count).
+    void noteTime(std::int64_t startNs, std::int64_t endNs);
+    bool hasTime() const { return m_minNs <= m_maxNs; }
+
+private:
+    StringPool m_strings;
+    std::vector<TraceEvent> m_events;
+    std::vector<std::int64_t> m_maxEndNs; // running max of ends within each track
+    std::vector<KernelInfo> m_kernels;
+    std::vector<TraceProcess> m_processes;
+    std::vector<TraceTrack> m_tracks;
+    std::vector<CounterSample> m_counters;
+    std::vector<FlowPoint> m_flowPoints;
+    std::vector<FlowLink> m_flowLinks;
+    std::size_t m_dangling = 0;
+    std::unordered_map<std::string, std::uint32_t> m_processIds;
+    std::unordered_map<std::string, std::uint32_t> m_trackIds;
+    std::int64_t m_minNs = std::numeric_limits<std::int64_t>::max();
+    std::int64_t m_maxNs = std::numeric_limits<std::int64_t>::min();
+};
+
+} // namespace wb

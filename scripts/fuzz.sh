@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the importers' libFuzzer targets with clang-14 (address + undefined sanitizers) and
+# runs each for FUZZ_SECONDS (default 20), seeded from the matching files in tests/data/import
+# and, when present, ../shared/corpus. A crash leaves its input in build-fuzz/crashes/ and fails.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${WB_FUZZ_BUILD:-$ROOT/build-fuzz}"
+SECONDS_EACH="${FUZZ_SECONDS:-20}"
+# FUZZ_RUNS=N runs N inputs from a fixed seed instead: repeatable, which is what CI wants.
+limit=(-max_total_time="$SECONDS_EACH")
+[ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS" -seed=1)
+
+CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWARPBOARD_FUZZ=ON -DWARPBOARD_BUILD_GUI=OFF -DWARPBOARD_CUDA=OFF >/dev/null
+targets=(chrome ncu nccl_log nccl_tests)
+cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+declare -A corpus=(
+  [chrome]="kineto_trace chrome_trace" [ncu]="ncu_csv" [nccl_log]="nccl_log" [nccl_tests]="nccl_tests")
+declare -A pattern=(
+  [chrome]="*.json *.json.gz" [ncu]="*.csv" [nccl_log]="*.log *.log.gz" [nccl_tests]="aws_*.txt")
+mkdir -p "$BUILD/crashes"
+status=0
+for t in "${targets[@]}"; do
+  work="$(mktemp -d)"
+  # Seeds are copied into the working corpus (libFuzzer grows the first directory).
+  for p in ${pattern[$t]}; do
+    for f in "$ROOT"/tests/data/import/$p; do
+      [ -f "$f" ] && cp "$f" "$work/"
+    done
+  done
+  seeds=()
+  for c in ${corpus[$t]}; do
+    [ -d "$ROOT/../shared/corpus/$c" ] && seeds+=("$ROOT/../shared/corpus/$c")
+  done
+  echo "== fuzz_$t ${limit[*]} (seeds: ${seeds[*]:-none})"
+  if ! "$BUILD/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/$t-" \
+        "$work" "${seeds[@]}" 2>"$BUILD/fuzz_$t.log"; then
+    echo "fuzz_$t FAILED: see $BUILD/fuzz_$t.log and $BUILD/crashes/"
+    tail -30 "$BUILD/fuzz_$t.log"
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|Done" "$BUILD/fuzz_$t.log" | tail -2 || true
+  fi
+  rm -rf "$work"
+done
+exit $status
