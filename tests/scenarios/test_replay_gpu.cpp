@@ -6,6 +6,7 @@
 #include "engine/registry.h"
 #include "gpu/branch_masks_recording.h"
 #include "gpu/ilp_occupancy_recording.h"
+#include "scenario_test_helpers.h"
 #include "trace/trace_json.h"
 
 #include <QtTest>
@@ -13,67 +14,9 @@
 #include <variant>
 
 using namespace wb;
+using namespace wb::test;
 
 namespace {
-
-Story build(const char* id, std::initializer_list<std::pair<const char*, const char*>> set = {}) {
-    const Scenario& s = *findScenario(id);
-    Params p = s.defaultParams();
-    for (const auto& [k, v] : set)
-        if (auto e = p.set(k, v))
-            qFatal("%s", e->c_str());
-    return s.build(p);
-}
-
-template <typename F> std::vector<F> all(const Frames& frames) {
-    std::vector<F> out;
-    for (const auto& item : frames.items)
-        if (const auto f = std::get_if<F>(&item))
-            out.push_back(*f);
-    return out;
-}
-
-template <typename F> std::optional<F> first(const Frames& frames) {
-    auto v = all<F>(frames);
-    return v.empty() ? std::nullopt : std::optional<F>(v.front());
-}
-
-size_t stepIndex(const Story& s, const std::string& title) {
-    for (size_t i = 0; i < s.steps.size(); ++i)
-        if (s.steps[i].title == title)
-            return i;
-    qFatal("no step %s", title.c_str());
-}
-
-Trace recorded(const char* kind, const char* scenario) {
-    Trace t;
-    t.kind = kind;
-    t.provenance.source = TraceSource::Recorded;
-    t.provenance.device = "Test GPU";
-    t.provenance.driverVersion = "555.1";
-    t.provenance.runtimeVersion = "12.5";
-    t.provenance.date = "2026-12-01T10:00:00Z";
-    t.metadata["scenario"] = scenario;
-    return t;
-}
-
-Trace saveAndLoad(const Trace& t) {
-    const std::string json = traceToJson(t);
-    if (json.empty())
-        qFatal("trace does not serialise");
-    auto back = traceFromJson(json);
-    if (!std::holds_alternative<Trace>(back))
-        qFatal("%s", std::get<TraceError>(back).message.c_str());
-    return std::get<Trace>(back);
-}
-
-void compareStories(const Story& a, const Story& b) {
-    QCOMPARE(a.provenance, b.provenance);
-    QCOMPARE(a.steps.size(), b.steps.size());
-    for (size_t i = 0; i < a.steps.size(); ++i)
-        for (double t : {0.0, 0.4, 1.0})
-            QVERIFY2(a.steps[i].frames(t) == b.steps[i].frames(t), a.steps[i].title.c_str());
-}
 
 constexpr const char* kBandwidthStep = "Bandwidth vs occupancy, per ILP";
 

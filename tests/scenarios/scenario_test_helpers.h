@@ -1,0 +1,76 @@
+#pragma once
+// Helpers the scenario tests share: build a scenario with parameters, pick frames of a kind,
+// find a step, make a "recorded" trace, round-trip it through JSON, compare whole stories.
+#include "engine/registry.h"
+#include "trace/trace_json.h"
+
+#include <QtTest>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace wb::test {
+
+inline Story build(const char* id,
+                   std::initializer_list<std::pair<const char*, const char*>> set = {}) {
+    const Scenario& s = *findScenario(id);
+    Params p = s.defaultParams();
+    for (const auto& [k, v] : set)
+        if (auto e = p.set(k, v))
+            qFatal("%s", e->c_str());
+    return s.build(p);
+}
+
+template <typename F> std::vector<F> all(const Frames& frames) {
+    std::vector<F> out;
+    for (const auto& item : frames.items)
+        if (const auto f = std::get_if<F>(&item))
+            out.push_back(*f);
+    return out;
+}
+
+template <typename F> std::optional<F> first(const Frames& frames) {
+    auto v = all<F>(frames);
+    return v.empty() ? std::nullopt : std::optional<F>(v.front());
+}
+
+inline size_t stepIndex(const Story& s, const std::string& title) {
+    for (size_t i = 0; i < s.steps.size(); ++i)
+        if (s.steps[i].title == title)
+            return i;
+    qFatal("no step %s", title.c_str());
+}
+
+inline Trace recorded(const char* kind, const char* scenario) {
+    Trace t;
+    t.kind = kind;
+    t.provenance.source = TraceSource::Recorded;
+    t.provenance.device = "Test GPU";
+    t.provenance.driverVersion = "555.1";
+    t.provenance.runtimeVersion = "12.5";
+    t.provenance.date = "2026-12-01T10:00:00Z";
+    t.metadata["scenario"] = scenario;
+    return t;
+}
+
+inline Trace saveAndLoad(const Trace& t) {
+    const std::string json = traceToJson(t);
+    if (json.empty())
+        qFatal("trace does not serialise");
+    auto back = traceFromJson(json);
+    if (!std::holds_alternative<Trace>(back))
+        qFatal("%s", std::get<TraceError>(back).message.c_str());
+    return std::get<Trace>(back);
+}
+
+// Every frame of every step at several times: replay must reproduce all of them.
+inline void compareStories(const Story& a, const Story& b) {
+    QCOMPARE(a.provenance, b.provenance);
+    QCOMPARE(a.steps.size(), b.steps.size());
+    for (size_t i = 0; i < a.steps.size(); ++i)
+        for (double t : {0.0, 0.4, 1.0})
+            QVERIFY2(a.steps[i].frames(t) == b.steps[i].frames(t), a.steps[i].title.c_str());
+}
+
+} // namespace wb::test
