@@ -407,8 +407,18 @@ private:
                 ++m_result->skippedEvents;
                 return;
             }
-            s.addFlowPoint({ts, s.strings().intern(e.id), track, ph, ph == 'f' && e.bp == "e"});
-            return;
+            {
+                FlowPoint point{ts, 0, false, track, ph, ph == 'f' && e.bp == "e"};
+                const std::string_view idText = e.id;
+                const auto [end, ec] =
+                    std::from_chars(idText.data(), idText.data() + idText.size(), point.id);
+                if (idText.empty() || ec != std::errc() || end != idText.data() + idText.size()) {
+                    point.id = s.strings().intern(idText);
+                    point.textId = true;
+                }
+                s.addFlowPoint(point);
+                return;
+            }
         case 'b':
         case 'S':
             s.noteTime(ts, ts);

@@ -89,6 +89,8 @@ void TraceStore::finish() {
     std::stable_sort(flows.begin(), flows.end(), [&](std::uint32_t a, std::uint32_t b) {
         const FlowPoint& x = m_flowPoints[a];
         const FlowPoint& y = m_flowPoints[b];
+        if (x.textId != y.textId)
+            return x.textId < y.textId;
         if (x.id != y.id)
             return x.id < y.id;
         if (x.tsNs != y.tsNs)
@@ -100,7 +102,8 @@ void TraceStore::finish() {
     std::size_t i = 0;
     while (i < flows.size()) {
         std::size_t j = i;
-        while (j < flows.size() && m_flowPoints[flows[j]].id == m_flowPoints[flows[i]].id)
+        while (j < flows.size() && m_flowPoints[flows[j]].id == m_flowPoints[flows[i]].id &&
+               m_flowPoints[flows[j]].textId == m_flowPoints[flows[i]].textId)
             ++j;
         bool open = false;
         std::uint32_t last = 0;

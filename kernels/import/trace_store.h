@@ -83,7 +83,12 @@ struct CounterSample {
 
 struct FlowPoint {
     std::int64_t tsNs = 0;
-    std::uint32_t id = 0; // interned id text (ids may be strings or uint64)
+    // The flow id: its value when the id is a decimal integer (Kineto's correlation ids, up
+    // to 2^64 − 1), else the interned id text with textId set. Only equality matters (points
+    // are grouped by sorting), and numbers skip the string pool's hash map, which dominated
+    // import time on large traces.
+    std::uint64_t id = 0;
+    bool textId = false;
     std::uint32_t track = 0;
     char phase = 's';      // s, t or f
     bool bindNext = false; // f with bp "e": binds to the enclosing slice
