@@ -45,7 +45,19 @@ int runImport(const std::vector<std::string>& words) {
             std::cerr << err->describe() << "\n";
             return kUsageExitCode;
         }
-        results.push_back(std::move(std::get<std::unique_ptr<ImportResult>>(imported)));
+        auto& result = std::get<std::unique_ptr<ImportResult>>(imported);
+        if (result->endsMidLine) {
+            // A cut file is an error here, not a smaller success (the GUI may still show
+            // what was read, with a warning).
+            ImportError cut;
+            cut.path = path;
+            cut.line = result->endLine;
+            cut.byteOffset = result->endByte;
+            cut.message = "the file ends in the middle of this line: it looks truncated";
+            std::cerr << cut.describe() << "\n";
+            return kUsageExitCode;
+        }
+        results.push_back(std::move(result));
     }
 
     // Several trace files are the ranks of one job: a rank from distributedInfo or the file

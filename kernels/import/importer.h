@@ -25,6 +25,11 @@ struct ImportResult {
     std::string
         format; // "kineto", "chrome", "ncu-csv", "nccl-log", "nccl-tests", "nccl-tests+nccl-log"
     std::string path;
+    // Line formats keep what they read when a file is cut; this says the file ended in the
+    // middle of a line (a truncated file), which `warpboard import` reports as an error.
+    bool endsMidLine = false;
+    std::uint64_t endLine = 0;
+    std::uint64_t endByte = 0;
     // The per-file object of `warpboard import --summary --json` (docs: issue contract).
     virtual nlohmann::ordered_json summary() const = 0;
 };

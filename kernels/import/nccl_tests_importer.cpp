@@ -411,6 +411,11 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
     logParser.finish();
     auto& log = logParser.data();
     log.complete = reader.lastLineTerminated();
+    const auto markCut = [&](ImportResult& r) {
+        r.endsMidLine = !reader.lastLineTerminated();
+        r.endLine = reader.lineNumber();
+        r.endByte = reader.lineOffset();
+    };
     if (table.pending()) // the file ends inside a row: keep the rows read, flag the cut
         tests->complete = false;
     // The "# nThread" / "#  Rank" header alone already says nccl-tests (a run cut early).
@@ -428,6 +433,7 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
         auto r = std::make_unique<NcclLogResult>();
         r->format = "nccl-log";
         r->log = std::move(log);
+        markCut(*r);
         return std::unique_ptr<ImportResult>(std::move(r));
     }
     // Distinct rank numbers: a script running several tests repeats the "#  Rank" lines.
@@ -448,6 +454,7 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
     } else {
         tests->format = "nccl-tests";
     }
+    markCut(*tests);
     return std::unique_ptr<ImportResult>(std::move(tests));
 }
 

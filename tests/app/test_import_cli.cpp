@@ -107,6 +107,27 @@ private slots:
         QVERIFY2(g.err.contains("truncated"), g.err.constData());
     }
 
+    void cutLineFormatsAreErrors() {
+        // nccl-tests output cut in the middle of a row: exit 2 naming the line, not a
+        // smaller table; the whole file still imports.
+        QFile in(kData + "aws_2x_p5_h100_efa_allreduce_srun.txt");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray all = in.readAll();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("cut.txt");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(all.left(all.size() - 40)); // inside the last row
+        out.close();
+        const Result r = runWarpboard({"import", path, "--summary", "--json"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(": line ") && r.err.contains("truncated"), r.err.constData());
+        const Result whole =
+            runWarpboard({"import", kData + "aws_2x_p5_h100_efa_allreduce_srun.txt", "--json"});
+        QCOMPARE(whole.code, 0);
+    }
+
     void usageErrors() {
         const Result none = runWarpboard({"import"});
         QCOMPARE(none.code, 2);
