@@ -33,22 +33,7 @@ int niceStep(int range, int target) {
 } // namespace
 
 IssueTimelineView::IssueTimelineView(QWidget* parent)
-    : QWidget(parent) {
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void IssueTimelineView::setFrame(const IssueTimelineFrame& frame) {
-    if (frame == m_frame) {
-        return;
-    }
-    m_frame = frame;
-    update();
-}
-
-void IssueTimelineView::setTheme(const Theme& theme) {
-    m_theme = theme;
-    update();
-}
+    : FrameView(parent) {}
 
 QString IssueTimelineView::captionText(const IssueTimelineFrame& frame) {
     QString text = tr("utilisation %1 %").arg(std::lround(frame.utilization * 100.0));
@@ -302,11 +287,6 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
         ++listed;
     }
     painter.restore();
-}
-
-void IssueTimelineView::paintEvent(QPaintEvent* /*event*/) {
-    QPainter painter(this);
-    paint(painter, rect());
 }
 
 bool IssueTimelineView::event(QEvent* event) {

@@ -3,6 +3,7 @@
 // cycle, each cell in the colour of the warp it issued or hatched when every warp stalled.
 // Runs of equal cells are merged and sub-pixel columns binned, so thousands of cycles
 // draw as a few hundred rectangles.
+#include "frame_view.h"
 #include "frames/issue_timeline_frame.h"
 #include "theme.h"
 
@@ -11,18 +12,12 @@
 
 namespace wb {
 
-class IssueTimelineView : public QWidget {
+class IssueTimelineView : public FrameView<IssueTimelineFrame> {
     Q_OBJECT
 public:
     explicit IssueTimelineView(QWidget* parent = nullptr);
 
-    void setFrame(const IssueTimelineFrame& frame);
-    const IssueTimelineFrame& frame() const { return m_frame; }
-    void setTheme(const Theme& theme);
-    const Theme& theme() const { return m_theme; }
-
-    // Paints the whole view into `bounds`; paintEvent and exports both come through here.
-    void paint(QPainter& painter, const QRectF& bounds) const;
+    void paint(QPainter& painter, const QRectF& bounds) const override;
 
     // Geometry paint() uses for `bounds`: the whole plot, and one scheduler × cycle cell.
     QRectF plotRect(const QRectF& bounds) const;
@@ -42,7 +37,6 @@ public:
     QSize minimumSizeHint() const override { return {320, 200}; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -60,8 +54,6 @@ private:
     Layout layoutFor(const QRectF& bounds) const;
     int issuedAt(int scheduler, int cycle) const;
 
-    IssueTimelineFrame m_frame;
-    Theme m_theme = Theme::light();
     mutable int m_lastCellRects = 0;
 };
 

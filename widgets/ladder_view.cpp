@@ -23,22 +23,7 @@ constexpr std::array<double, 5> kColumns = {0.0, 0.27, 0.47, 0.73, 1.0};
 } // namespace
 
 LadderView::LadderView(QWidget* parent)
-    : QWidget(parent) {
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void LadderView::setFrame(const LadderFrame& frame) {
-    if (frame == m_frame) {
-        return;
-    }
-    m_frame = frame;
-    update();
-}
-
-void LadderView::setTheme(const Theme& theme) {
-    m_theme = theme;
-    update();
-}
+    : FrameView(parent) {}
 
 QString LadderView::latencyText(const LadderLevel& level) {
     if (level.latencyCycles <= 0.0 && level.latencyNs <= 0.0) {
@@ -252,11 +237,6 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
         }
     }
     painter.restore();
-}
-
-void LadderView::paintEvent(QPaintEvent* /*event*/) {
-    QPainter painter(this);
-    paint(painter, rect());
 }
 
 bool LadderView::event(QEvent* event) {

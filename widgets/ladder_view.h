@@ -2,6 +2,7 @@
 // The memory hierarchy as a ladder, fastest level on top: each rung with capacity, latency
 // (cycles and ns), bandwidth and its source in small muted type; the highlighted level
 // emphasised; below, a Little's-law gauge of bytes in flight provided against needed.
+#include "frame_view.h"
 #include "frames/ladder_frame.h"
 #include "theme.h"
 
@@ -10,18 +11,12 @@
 
 namespace wb {
 
-class LadderView : public QWidget {
+class LadderView : public FrameView<LadderFrame> {
     Q_OBJECT
 public:
     explicit LadderView(QWidget* parent = nullptr);
 
-    void setFrame(const LadderFrame& frame);
-    const LadderFrame& frame() const { return m_frame; }
-    void setTheme(const Theme& theme);
-    const Theme& theme() const { return m_theme; }
-
-    // Paints the whole view into `bounds`; paintEvent and exports both come through here.
-    void paint(QPainter& painter, const QRectF& bounds) const;
+    void paint(QPainter& painter, const QRectF& bounds) const override;
 
     // Geometry paint() uses for `bounds`.
     QRectF rungRect(const QRectF& bounds, int level) const;
@@ -39,7 +34,6 @@ public:
     QSize minimumSizeHint() const override { return {320, 240}; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -53,9 +47,6 @@ private:
     };
     Layout layoutFor(const QRectF& bounds) const;
     bool showsGauge() const;
-
-    LadderFrame m_frame;
-    Theme m_theme = Theme::light();
 };
 
 } // namespace wb

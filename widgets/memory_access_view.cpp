@@ -80,15 +80,9 @@ QString counted(long long n, const char* one, const char* many) {
 } // namespace
 
 MemoryAccessView::MemoryAccessView(QWidget* parent)
-    : QWidget(parent) {
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
+    : FrameView(parent) {}
 
-void MemoryAccessView::setFrame(const MemoryAccessFrame& frame) {
-    if (frame == m_frame) {
-        return;
-    }
-    m_frame = frame;
+void MemoryAccessView::frameChanged(const MemoryAccessFrame& /*previous*/) {
     m_rows.clear();
     m_wordsPerBank.assign(kBanks, 0);
     for (const BankHit& hit : m_frame.bankHits) {
@@ -99,12 +93,6 @@ void MemoryAccessView::setFrame(const MemoryAccessFrame& frame) {
     }
     std::sort(m_rows.begin(), m_rows.end());
     m_rows.erase(std::unique(m_rows.begin(), m_rows.end()), m_rows.end());
-    update();
-}
-
-void MemoryAccessView::setTheme(const Theme& theme) {
-    m_theme = theme;
-    update();
 }
 
 QColor MemoryAccessView::conflictColor() const {
@@ -583,11 +571,6 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
     entry(m_theme.accent, false, tr("one lane, one word"));
     entry(conflictColor(), false, tr("bank conflict: words in one bank serialise"));
     entry(broadcastColor(), true, tr("broadcast: several lanes, one word"));
-}
-
-void MemoryAccessView::paintEvent(QPaintEvent* /*event*/) {
-    QPainter painter(this);
-    paint(painter, rect());
 }
 
 bool MemoryAccessView::event(QEvent* event) {

@@ -3,6 +3,7 @@
 // 32-byte sectors (grouped in 128-byte lines) they touch, with request/sector counts. Shared:
 // lines from the lanes to the 32 banks and a bank × row grid of the words hit, conflicting
 // banks highlighted and broadcasts (several lanes on one word) shown distinctly.
+#include "frame_view.h"
 #include "frames/memory_access_frame.h"
 #include "theme.h"
 
@@ -13,18 +14,12 @@
 
 namespace wb {
 
-class MemoryAccessView : public QWidget {
+class MemoryAccessView : public FrameView<MemoryAccessFrame> {
     Q_OBJECT
 public:
     explicit MemoryAccessView(QWidget* parent = nullptr);
 
-    void setFrame(const MemoryAccessFrame& frame);
-    const MemoryAccessFrame& frame() const { return m_frame; }
-    void setTheme(const Theme& theme);
-    const Theme& theme() const { return m_theme; }
-
-    // Paints the whole view into `bounds`; paintEvent and exports both come through here.
-    void paint(QPainter& painter, const QRectF& bounds) const;
+    void paint(QPainter& painter, const QRectF& bounds) const override;
 
     // Geometry paint() uses for `bounds`.
     QRectF laneRect(const QRectF& bounds, int lane) const;
@@ -51,7 +46,7 @@ public:
     QSize minimumSizeHint() const override { return {320, 240}; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
+    void frameChanged(const MemoryAccessFrame& previous) override;
     bool event(QEvent* event) override;
 
 private:
@@ -81,8 +76,6 @@ private:
     void paintShared(QPainter& painter, const QRectF& bounds, const Layout& l) const;
     int rowIndex(std::uint64_t row) const;
 
-    MemoryAccessFrame m_frame;
-    Theme m_theme = Theme::light();
     std::vector<std::uint64_t> m_rows; // shared: distinct rows, ascending
     std::vector<int> m_wordsPerBank;   // shared: distinct words per bank
 };

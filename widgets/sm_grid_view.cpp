@@ -26,31 +26,22 @@ struct TileParts {
 } // namespace
 
 SmGridView::SmGridView(QWidget* parent)
-    : QWidget(parent) {
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
+    : FrameView(parent) {}
 
-void SmGridView::setFrame(const SmGridFrame& frame) {
-    if (frame == m_frame) {
-        return;
-    }
-    int slotTotal = std::max(1, frame.maxBlocksPerSm);
-    for (const SmState& sm : frame.sms) {
+void SmGridView::frameChanged(const SmGridFrame& previous) {
+    int slotTotal = std::max(1, m_frame.maxBlocksPerSm);
+    for (const SmState& sm : m_frame.sms) {
         slotTotal = std::max(slotTotal, static_cast<int>(sm.blocks.size()));
     }
-    if (frame.smCount != m_frame.smCount || slotTotal != m_slots || frame.title != m_frame.title ||
-        frame.blocksTotal != m_frame.blocksTotal) {
+    if (m_frame.smCount != previous.smCount || slotTotal != m_slots ||
+        m_frame.title != previous.title || m_frame.blocksTotal != previous.blocksTotal) {
         m_layoutValid = false;
     }
     m_slots = slotTotal;
-    m_frame = frame;
-    update();
 }
 
-void SmGridView::setTheme(const Theme& theme) {
-    m_theme = theme;
+void SmGridView::themeChanged() {
     m_layoutValid = false;
-    update();
 }
 
 QString SmGridView::caption(const SmGridFrame& frame) {
@@ -315,11 +306,6 @@ void SmGridView::paint(QPainter& painter, const QRectF& bounds) const {
                    key.right() - x));
     }
     painter.restore();
-}
-
-void SmGridView::paintEvent(QPaintEvent* /*event*/) {
-    QPainter painter(this);
-    paint(painter, rect());
 }
 
 bool SmGridView::event(QEvent* event) {

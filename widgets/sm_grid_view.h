@@ -3,6 +3,7 @@
 // resident blocks (coloured by the wave they belong to) and four bars, the warps on each
 // sub-partition's scheduler. The caption names the wave and how full the tail wave is.
 // Drawn with plain fills and one cached layout, so 132 SMs cost a few milliseconds.
+#include "frame_view.h"
 #include "frames/sm_grid_frame.h"
 #include "theme.h"
 
@@ -13,18 +14,12 @@
 
 namespace wb {
 
-class SmGridView : public QWidget {
+class SmGridView : public FrameView<SmGridFrame> {
     Q_OBJECT
 public:
     explicit SmGridView(QWidget* parent = nullptr);
 
-    void setFrame(const SmGridFrame& frame);
-    const SmGridFrame& frame() const { return m_frame; }
-    void setTheme(const Theme& theme);
-    const Theme& theme() const { return m_theme; }
-
-    // Paints the whole view into `bounds`; paintEvent and exports both come through here.
-    void paint(QPainter& painter, const QRectF& bounds) const;
+    void paint(QPainter& painter, const QRectF& bounds) const override;
 
     // Geometry paint() uses for `bounds`.
     int columns(const QRectF& bounds) const;
@@ -45,7 +40,8 @@ public:
     QSize minimumSizeHint() const override { return {320, 240}; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
+    void frameChanged(const SmGridFrame& previous) override;
+    void themeChanged() override;
     bool event(QEvent* event) override;
 
 private:
@@ -74,8 +70,6 @@ private:
     const Layout& layoutFor(const QRectF& bounds) const;
     int slotCount() const { return m_slots; }
 
-    SmGridFrame m_frame;
-    Theme m_theme = Theme::light();
     mutable Layout m_layout;
     mutable bool m_layoutValid = false;
     int m_slots = 1; // block chips per tile: the most blocks any SM may hold

@@ -32,22 +32,7 @@ QString pcText(int pc) {
 } // namespace
 
 WarpLanesView::WarpLanesView(QWidget* parent)
-    : QWidget(parent) {
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void WarpLanesView::setFrame(const WarpFrame& frame) {
-    if (frame == m_frame) {
-        return;
-    }
-    m_frame = frame;
-    update();
-}
-
-void WarpLanesView::setTheme(const Theme& theme) {
-    m_theme = theme;
-    update();
-}
+    : FrameView(parent) {}
 
 QString WarpLanesView::counterText(const WarpFrame& frame) {
     const QString dot = QStringLiteral(" \u00b7 ");
@@ -286,11 +271,6 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
                          Qt::AlignLeft | Qt::AlignVCenter, tr("empty: all lanes together"));
     }
     painter.restore();
-}
-
-void WarpLanesView::paintEvent(QPaintEvent* /*event*/) {
-    QPainter painter(this);
-    paint(painter, rect());
 }
 
 bool WarpLanesView::event(QEvent* event) {

@@ -2,6 +2,7 @@
 // One warp of 32 lanes at one moment of SIMT execution: which lanes are active and their
 // values, the program with the issued instruction highlighted, the reconvergence stack (top
 // first) and the efficiency so far. Hovering a lane shows the model's note for it.
+#include "frame_view.h"
 #include "frames/warp_frame.h"
 #include "theme.h"
 
@@ -10,18 +11,12 @@
 
 namespace wb {
 
-class WarpLanesView : public QWidget {
+class WarpLanesView : public FrameView<WarpFrame> {
     Q_OBJECT
 public:
     explicit WarpLanesView(QWidget* parent = nullptr);
 
-    void setFrame(const WarpFrame& frame);
-    const WarpFrame& frame() const { return m_frame; }
-    void setTheme(const Theme& theme);
-    const Theme& theme() const { return m_theme; }
-
-    // Paints the whole view into `bounds`; paintEvent and exports both come through here.
-    void paint(QPainter& painter, const QRectF& bounds) const;
+    void paint(QPainter& painter, const QRectF& bounds) const override;
 
     // Geometry paint() uses for `bounds`, so tests and tooltips can find what it drew.
     bool twoRows(const QRectF& bounds) const;
@@ -39,7 +34,6 @@ public:
     QSize minimumSizeHint() const override { return {320, 240}; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -59,9 +53,6 @@ private:
         int visibleLines = 0;
     };
     Layout layoutFor(const QRectF& bounds) const;
-
-    WarpFrame m_frame;
-    Theme m_theme = Theme::light();
 };
 
 } // namespace wb
