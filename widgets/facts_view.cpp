@@ -64,12 +64,9 @@ std::vector<QRectF> FactsView::rowRects(const QRectF& bounds) const {
 
 int FactsView::rowAt(const QPointF& pos) const {
     const std::vector<QRectF> rows = rowRects(rect());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i].contains(pos)) {
-            return static_cast<int>(i);
-        }
-    }
-    return -1;
+    return indexAt(
+        static_cast<int>(rows.size()), [&](int i) { return rows[static_cast<std::size_t>(i)]; },
+        pos);
 }
 
 void FactsView::paint(QPainter& painter, const QRectF& bounds) const {

@@ -109,12 +109,9 @@ QRectF LadderView::gaugeFill(const QRectF& bounds) const {
 }
 
 int LadderView::levelAt(const QPointF& pos) const {
-    for (int i = 0; i < static_cast<int>(m_frame.levels.size()); ++i) {
-        if (rungRect(QRectF(rect()), i).contains(pos)) {
-            return i;
-        }
-    }
-    return -1;
+    const QRectF bounds(rect());
+    return indexAt(
+        static_cast<int>(m_frame.levels.size()), [&](int i) { return rungRect(bounds, i); }, pos);
 }
 
 void LadderView::paint(QPainter& painter, const QRectF& bounds) const {

@@ -193,12 +193,8 @@ QRectF SmGridView::subPartitionRect(const QRectF& bounds, int sm, int part) cons
 
 int SmGridView::smAt(const QPointF& pos) const {
     const QRectF bounds(rect());
-    for (int sm = 0; sm < m_frame.smCount; ++sm) {
-        if (smRect(bounds, sm).contains(pos)) {
-            return sm;
-        }
-    }
-    return -1;
+    return indexAt(
+        m_frame.smCount, [&](int sm) { return smRect(bounds, sm); }, pos);
 }
 
 void SmGridView::paint(QPainter& painter, const QRectF& bounds) const {

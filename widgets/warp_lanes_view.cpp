@@ -109,13 +109,8 @@ QRectF WarpLanesView::stackRect(const QRectF& bounds) const {
 int WarpLanesView::laneAt(const QPointF& pos) const {
     const QRectF bounds(rect());
     const int count = std::min(kLanes, static_cast<int>(m_frame.lanes.size()));
-    for (int lane = 0; lane < count; ++lane) {
-        const QRectF r = laneRect(bounds, lane);
-        if (r.adjusted(0, 0, 0, r.height() * 0.6).contains(pos)) {
-            return lane;
-        }
-    }
-    return -1;
+    return indexAt(
+        count, [&](int lane) { return laneRect(bounds, lane); }, pos, 0.6);
 }
 
 void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
