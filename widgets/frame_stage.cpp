@@ -8,6 +8,7 @@
 #include "ring_view.h"
 #include "sm_grid_view.h"
 #include "stage_layout.h"
+#include "timeline_view.h"
 #include "warp_lanes_view.h"
 
 #include <QPainter>
@@ -27,6 +28,7 @@ template <> struct ViewFor<SmGridFrame> { using type = SmGridView; };
 template <> struct ViewFor<MemoryAccessFrame> { using type = MemoryAccessView; };
 template <> struct ViewFor<LadderFrame> { using type = LadderView; };
 template <> struct ViewFor<IssueTimelineFrame> { using type = IssueTimelineView; };
+template <> struct ViewFor<TimelineFrame> { using type = TimelineView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -77,7 +79,7 @@ void FrameStage::setTheme(const Theme& theme) {
     m_theme = theme;
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
-                   LadderView, IssueTimelineView>(view, m_theme);
+                   LadderView, IssueTimelineView, TimelineView>(view, m_theme);
     }
     update();
 }

@@ -2,6 +2,7 @@
 // Qt-free importers and prints one JSON summary. No QApplication: it runs on headless boxes.
 #include "cli/cli_error.h"
 #include "cli/commands.h"
+#include "engine/imported_set.h"
 #include "import/chrome_trace_result.h"
 #include "import/import_registry.h"
 
@@ -60,23 +61,15 @@ int runImport(const std::vector<std::string>& words) {
         results.push_back(std::move(result));
     }
 
-    // Several trace files are the ranks of one job: a rank from distributedInfo or the file
-    // name wins; the others take the lowest free ranks in the order given.
-    std::set<long> ranks;
+    // Several trace files are the ranks of one job (numbered as the GUI numbers them).
+    std::vector<ChromeTraceResult*> traces;
     for (const auto& r : results)
-        if (auto* trace = dynamic_cast<ChromeTraceResult*>(r.get()); trace && trace->rank)
-            ranks.insert(*trace->rank);
-    long next = 0;
-    for (const auto& r : results) {
-        auto* trace = dynamic_cast<ChromeTraceResult*>(r.get());
-        if (!trace || trace->rank)
-            continue;
-        while (ranks.count(next))
-            ++next;
-        trace->rank = next;
-        trace->rankSource = "order given";
-        ranks.insert(next);
-    }
+        if (auto* trace = dynamic_cast<ChromeTraceResult*>(r.get()))
+            traces.push_back(trace);
+    assignRanks(traces);
+    std::set<long> ranks;
+    for (const auto* t : traces)
+        ranks.insert(*t->rank);
 
     nlohmann::ordered_json out;
     out["files"] = nlohmann::ordered_json::array();

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#if WB_HAVE_ZLIB
 #include <zlib.h>
+#endif
 
 namespace wb {
 
@@ -47,8 +49,10 @@ public:
         m_path = std::move(path);
     }
     ~FileSource() override {
+#if WB_HAVE_ZLIB
         if (m_inflating)
             inflateEnd(&m_zs);
+#endif
         std::fclose(m_file);
     }
     FileSource(const FileSource&) = delete;
@@ -60,10 +64,15 @@ public:
         std::rewind(m_file);
         m_gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
         if (m_gzip) {
+#if WB_HAVE_ZLIB
             std::memset(&m_zs, 0, sizeof m_zs);
             if (inflateInit2(&m_zs, 15 + 32) != Z_OK) // 32: detect the gzip header
                 return error("cannot start gzip decompression");
             m_inflating = true;
+#else
+            // Builds without zlib (the Qt-free GPU-machine build) still read plain files.
+            return error("this is a gzip file and this build has no zlib: gunzip it first");
+#endif
         }
         return std::nullopt;
     }
@@ -104,9 +113,15 @@ public:
                                 std::min(max, m_pending.size() - m_pendingPos));
     }
 
-    std::uint64_t compressedSize() const override { return m_size; }
-    std::uint64_t compressedRead() const override { return m_rawRead; }
-    bool gzipped() const override { return m_gzip; }
+    std::uint64_t compressedSize() const override {
+        return m_size;
+    }
+    std::uint64_t compressedRead() const override {
+        return m_rawRead;
+    }
+    bool gzipped() const override {
+        return m_gzip;
+    }
 
 private:
     ImportError error(std::string message) const {
@@ -128,6 +143,7 @@ private:
             m_rawRead += n;
             return std::string_view(m_out.data(), n);
         }
+#if WB_HAVE_ZLIB
         for (;;) {
             if (m_zs.avail_in == 0 && !m_eof) {
                 const std::size_t n = std::fread(m_raw.data(), 1, m_raw.size(), m_file);
@@ -161,6 +177,9 @@ private:
             if (produced > 0)
                 return std::string_view(m_out.data(), produced);
         }
+#else
+        return error("gzip input needs zlib");
+#endif
     }
 
     std::FILE* m_file;
@@ -171,7 +190,9 @@ private:
     bool m_inflating = false;
     bool m_eof = false;
     bool m_streamEnded = false;
+#if WB_HAVE_ZLIB
     z_stream m_zs{};
+#endif
     std::vector<char> m_raw;
     std::vector<char> m_out;
     std::string m_pending; // bytes produced by head() and not yet read

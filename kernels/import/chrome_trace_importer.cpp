@@ -331,7 +331,7 @@ private:
         const std::int64_t ts = timeNs("ts", e.ts);
         const std::int64_t dur = e.hasDur ? timeNs("dur", e.dur) : 0;
         const std::uint32_t track = s.track(e.pid, e.tid);
-        TraceEvent ev;
+        StoredEvent ev;
         ev.startNs = ts;
         ev.track = track;
         ev.name = s.strings().intern(e.name);
@@ -358,7 +358,7 @@ private:
             return;
         }
         case 'B': {
-            ev.flags = TraceEvent::kUnclosed;
+            ev.flags = StoredEvent::kUnclosed;
             if (m_open.size() <= track)
                 m_open.resize(track + 1);
             m_open[track].push_back(s.addEvent(ev));
@@ -371,7 +371,7 @@ private:
                 ++m_result->unmatchedEnds;
                 return;
             }
-            TraceEvent& begin = s.eventAt(m_open[track].back());
+            StoredEvent& begin = s.eventAt(m_open[track].back());
             m_open[track].pop_back();
             begin.durNs = ts > begin.startNs ? ts - begin.startNs : 0;
             begin.flags = 0;
@@ -423,7 +423,7 @@ private:
         case 'S':
             s.noteTime(ts, ts);
             ev.phase = 'b';
-            ev.flags = TraceEvent::kUnclosed;
+            ev.flags = StoredEvent::kUnclosed;
             m_async[asyncKey(ph)].push_back(s.addEvent(ev));
             return;
         case 'e':
@@ -447,7 +447,7 @@ private:
                     return;
                 }
             }
-            TraceEvent& begin = s.eventAt(*match);
+            StoredEvent& begin = s.eventAt(*match);
             open.erase(match);
             begin.durNs = ts > begin.startNs ? ts - begin.startNs : 0;
             begin.flags = 0;
@@ -513,7 +513,7 @@ private:
         // Slices still open at the end are drawn to the end of the trace and reported.
         for (const auto& stack : m_open) {
             for (const std::uint32_t i : stack) {
-                TraceEvent& ev = s.eventAt(i);
+                StoredEvent& ev = s.eventAt(i);
                 ev.durNs = s.maxNs() > ev.startNs ? s.maxNs() - ev.startNs : 0;
                 ++r.unclosedSlices;
             }

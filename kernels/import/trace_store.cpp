@@ -33,7 +33,7 @@ std::uint32_t TraceStore::track(std::string_view pid, std::string_view tid) {
     return id;
 }
 
-std::uint32_t TraceStore::addEvent(const TraceEvent& e) {
+std::uint32_t TraceStore::addEvent(const StoredEvent& e) {
     m_events.push_back(e);
     return static_cast<std::uint32_t>(m_events.size() - 1);
 }
@@ -53,15 +53,15 @@ void TraceStore::finish() {
     std::vector<std::uint32_t> order(m_events.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const TraceEvent& x = m_events[a];
-        const TraceEvent& y = m_events[b];
+        const StoredEvent& x = m_events[a];
+        const StoredEvent& y = m_events[b];
         if (x.track != y.track)
             return x.track < y.track;
         if (x.startNs != y.startNs)
             return x.startNs < y.startNs;
         return x.durNs > y.durNs;
     });
-    std::vector<TraceEvent> sorted;
+    std::vector<StoredEvent> sorted;
     sorted.reserve(m_events.size());
     for (const std::uint32_t i : order)
         sorted.push_back(m_events[i]);
@@ -70,8 +70,8 @@ void TraceStore::finish() {
     for (auto& t : m_tracks)
         t.begin = t.end = 0;
     for (std::uint32_t i = 0; i < m_events.size(); ++i) {
-        TraceEvent& e = m_events[i];
-        if (e.kernel != TraceEvent::kNoKernel)
+        StoredEvent& e = m_events[i];
+        if (e.kernel != StoredEvent::kNoKernel)
             m_kernels[e.kernel].event = i;
         TraceTrack& t = m_tracks[e.track];
         const bool first = t.begin == t.end;
@@ -140,7 +140,7 @@ TraceStore::overlapping(std::uint32_t track, std::int64_t t0, std::int64_t t1) c
     // The first event starting at or after t1: nothing from there on overlaps.
     const auto last =
         std::lower_bound(m_events.begin() + from, m_events.begin() + t.end, t1,
-                         [](const TraceEvent& e, std::int64_t limit) { return e.startNs < limit; });
+                         [](const StoredEvent& e, std::int64_t limit) { return e.startNs < limit; });
     return {from, static_cast<std::uint32_t>(last - m_events.begin())};
 }
 

@@ -26,7 +26,7 @@ enum class EventKind : std::uint8_t {
 };
 
 // One slice or instant; 40 bytes.
-struct TraceEvent {
+struct StoredEvent {
     std::int64_t startNs = 0;
     std::int64_t durNs = 0; // 0 for instants
     std::uint32_t name = 0;
@@ -108,16 +108,16 @@ public:
     TraceProcess& processAt(std::uint32_t i) { return m_processes[i]; }
     TraceTrack& trackAt(std::uint32_t i) { return m_tracks[i]; }
 
-    std::uint32_t addEvent(const TraceEvent& e);
+    std::uint32_t addEvent(const StoredEvent& e);
     std::uint32_t addKernel(const KernelInfo& k);
     void addCounter(const CounterSample& c) { m_counters.push_back(c); }
     void addFlowPoint(const FlowPoint& f) { m_flowPoints.push_back(f); }
-    TraceEvent& eventAt(std::uint32_t i) { return m_events[i]; }
+    StoredEvent& eventAt(std::uint32_t i) { return m_events[i]; }
 
     // Sorts events per track, builds the end index and links flows. Call once, at the end.
     void finish();
 
-    const std::vector<TraceEvent>& events() const { return m_events; }
+    const std::vector<StoredEvent>& events() const { return m_events; }
     const std::vector<KernelInfo>& kernels() const { return m_kernels; }
     const std::vector<TraceProcess>& processes() const { return m_processes; }
     const std::vector<TraceTrack>& tracks() const { return m_tracks; }
@@ -139,7 +139,7 @@ public:
 
 private:
     StringPool m_strings;
-    std::vector<TraceEvent> m_events;
+    std::vector<StoredEvent> m_events;
     std::vector<std::int64_t> m_maxEndNs; // running max of ends within each track
     std::vector<KernelInfo> m_kernels;
     std::vector<TraceProcess> m_processes;

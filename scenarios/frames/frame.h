@@ -7,6 +7,7 @@
 #include "frames/memory_access_frame.h"
 #include "frames/ring_frame.h"
 #include "frames/sm_grid_frame.h"
+#include "frames/timeline_frame.h"
 #include "frames/warp_frame.h"
 
 #include <variant>
@@ -15,7 +16,7 @@
 namespace wb {
 
 using Frame = std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame,
-                           MemoryAccessFrame, LadderFrame, IssueTimelineFrame>;
+                           MemoryAccessFrame, LadderFrame, IssueTimelineFrame, TimelineFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

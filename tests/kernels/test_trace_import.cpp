@@ -116,7 +116,7 @@ private slots:
         int kernels = 0;
         const KernelInfo* first = nullptr;
         for (std::uint32_t i = t.begin; i < t.end; ++i) {
-            const TraceEvent& e = s.events()[i];
+            const StoredEvent& e = s.events()[i];
             if (e.kind == EventKind::Kernel) {
                 ++kernels;
                 if (!first)
@@ -203,12 +203,12 @@ private slots:
         const int main = trackOf(s, "1", "main");
         QVERIFY(main >= 0);
         QCOMPARE(s.tracks()[static_cast<std::size_t>(main)].name, std::string("Main"));
-        std::map<std::string, const TraceEvent*> byName;
+        std::map<std::string, const StoredEvent*> byName;
         for (const auto& e : s.events())
             byName[std::string(s.strings().text(e.name))] = &e;
         QCOMPARE(byName.at("inner")->durNs, INT64_C(750));
         QCOMPARE(byName.at("outer")->durNs, INT64_C(10001)); // open: drawn to the trace end
-        QCOMPARE(byName.at("outer")->flags, TraceEvent::kUnclosed);
+        QCOMPARE(byName.at("outer")->flags, StoredEvent::kUnclosed);
         QCOMPARE(byName.at("never closed")->durNs, INT64_C(6001));
         QCOMPARE(byName.at("req")->durNs, INT64_C(2000));
         QCOMPARE(byName.at("req")->phase, 'b');
@@ -382,7 +382,7 @@ private slots:
                           INT64_C(1712195495505582989));
         bool found = false;
         for (std::uint32_t i = from; i < to; ++i) {
-            const TraceEvent& e = s.events()[i];
+            const StoredEvent& e = s.events()[i];
             if (e.startNs == INT64_C(1712195495505582988) && e.kind == EventKind::Kernel) {
                 QCOMPARE(e.durNs, INT64_C(4928));
                 found = true;

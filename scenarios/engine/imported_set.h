@@ -1,0 +1,51 @@
+#pragma once
+// The user's own files, as the lesson scenarios see them. The app imports files (on a worker
+// thread), then hands the results here on the GUI thread and rebuilds the open story; a
+// scenario's build() reads what it can draw: Nsight Compute kernels (roofline, occupancy),
+// nccl-tests rows (ring all-reduce, measured vs model), NCCL rings and trees, and Kineto
+// traces (one per rank: the timeline and the slowdown triage). GUI thread only, like
+// recordingSet().
+#include "import/chrome_trace_result.h"
+#include "import/nccl_log_importer.h"
+#include "import/nccl_tests_importer.h"
+#include "import/ncu_csv_importer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct ImportedTrace {
+    std::shared_ptr<const ChromeTraceResult> result;
+    long rank = 0; // distributedInfo, the file name, or the order given (see rankSource)
+};
+
+struct ImportedSet {
+    std::vector<ImportedTrace> traces; // sorted by rank
+    std::vector<std::shared_ptr<const NcuCsvResult>> ncu;
+    std::vector<std::shared_ptr<const NcclTestsResult>> ncclTests;
+    // NCCL logs on their own and the logs inside nccl-tests output, with the file they came from.
+    struct Log {
+        std::shared_ptr<const NcclLogData> data;
+        std::string path;
+    };
+    std::vector<Log> ncclLogs;
+
+    bool empty() const {
+        return traces.empty() && ncu.empty() && ncclTests.empty() && ncclLogs.empty();
+    }
+    // Adds one import result to the right list (an unknown kind is ignored). Traces without a
+    // rank take the lowest free one; the lists keep their order.
+    void add(std::shared_ptr<const ImportResult> result);
+};
+
+// Ranks for a set of trace results: distributedInfo or the file name wins; the others take
+// the lowest free ranks in the order given (and get rankSource "order given"). Shared by the
+// import command and the GUI so both number ranks alike.
+void assignRanks(const std::vector<ChromeTraceResult*>& traces);
+
+// The one set the app and the scenarios share.
+ImportedSet& importedSet();
+
+} // namespace wb

@@ -1,0 +1,33 @@
+#pragma once
+// Per-rank timelines of kernels, drawn from the compact TraceStore the importer (or the
+// slowdown generator, through the same importer) produced. A frame names the stores it
+// shows, one per rank, top to bottom; the view zooms, pans and selects inside it.
+#include "import/trace_store.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct TimelineLane {
+    std::shared_ptr<const TraceStore> store; // shared: frames are copied, traces are not
+    std::string label;                       // "rank 3", "rank 3 (straggler)"
+    bool emphasis = false;                   // drawn with the accent colour
+    bool operator==(const TimelineLane&) const = default; // same store object, same label
+};
+
+struct TimelineFrame {
+    std::string title;
+    std::vector<TimelineLane> lanes;
+    // The window shown first, in the stores' clock; an empty window (start ≥ end) = all.
+    std::int64_t viewStartNs = 0;
+    std::int64_t viewEndNs = 0;
+    // Lesson traces show GPU streams only; imported ones start with CPU threads collapsed.
+    bool gpuOnly = false;
+    std::string caption; // one line under the title (the verdict, a summary)
+    bool operator==(const TimelineFrame&) const = default;
+};
+
+} // namespace wb
