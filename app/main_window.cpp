@@ -2,9 +2,11 @@
 
 #include "answer_card.h"
 #include "device/device_query.h"
+#include "engine/imported_set.h"
 #include "engine/recording_set.h"
 #include "engine/registry.h"
 #include "frame_stage.h"
+#include "import_job.h"
 #include "live/live_recorder.h"
 #include "param_panel.h"
 #include "pen_overlay.h"
@@ -19,13 +21,19 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -33,6 +41,7 @@
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -51,7 +60,11 @@ MainWindow::MainWindow(QWidget* parent)
     , m_params(new ParamPanel)
     , m_answer(new AnswerCard)
     , m_provenance(new QLabel)
-    , m_device(new QLabel) {
+    , m_device(new QLabel)
+    , m_import(new ImportJob(this))
+    , m_importBox(new QWidget)
+    , m_importProgress(new QProgressBar)
+    , m_importTick(new QTimer(this)) {
     setWindowTitle("Warpboard");
     QApplication::setStyle(QStyleFactory::create("Fusion"));
 
@@ -94,6 +107,28 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(m_provenance, 1);
     statusBar()->addPermanentWidget(m_device);
     m_device->setText(tr("Looking for a GPU…"));
+
+    // Import progress: appears only when an import outlasts a blink (250 ms).
+    auto* importLayout = new QHBoxLayout(m_importBox);
+    importLayout->setContentsMargins(0, 0, 0, 0);
+    m_importProgress->setRange(0, 1000);
+    m_importProgress->setMaximumWidth(220);
+    m_importProgress->setFormat(tr("Importing… %p%"));
+    auto* cancel = new QToolButton;
+    cancel->setText(tr("Cancel"));
+    cancel->setObjectName("cancelImport");
+    connect(cancel, &QToolButton::clicked, this, &MainWindow::cancelImport);
+    importLayout->addWidget(m_importProgress);
+    importLayout->addWidget(cancel);
+    statusBar()->addPermanentWidget(m_importBox);
+    m_importBox->hide();
+    m_importTick->setInterval(50);
+    connect(m_importTick, &QTimer::timeout, this, [this] {
+        m_importBox->setVisible(true);
+        m_importProgress->setValue(static_cast<int>(m_import->progress() * 1000.0));
+    });
+    connect(m_import, &ImportJob::finished, this, &MainWindow::importDone);
+    setAcceptDrops(true);
 
     connect(m_browser, &ScenarioBrowser::scenarioChosen, this,
             [this](const QString& id) { openScenario(id); });
@@ -148,6 +183,16 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(tr("Open profiler files: PyTorch/Chrome traces (one per rank), Nsight "
+                        "Compute CSV, NCCL logs, nccl-tests output"));
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    m_closeImported =
+        file->addAction(tr("&Close imported files"), this, &MainWindow::closeImportedFiles);
+    m_closeImported->setEnabled(false);
+    file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export step…"), this, &MainWindow::exportDialog);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setShortcutContext(Qt::ApplicationShortcut);
@@ -419,6 +464,183 @@ void MainWindow::runOnThisGpu() {
         QtConcurrent::run([id, options]() -> Result { return recordScenario(id, options); }));
 }
 
+bool MainWindow::importFiles(const QStringList& paths) {
+    if (paths.isEmpty() || m_import->isRunning())
+        return false;
+    if (!m_import->start(paths))
+        return false;
+    m_importProgress->setValue(0);
+    statusBar()->showMessage(tr("Importing %1…")
+                                 .arg(paths.size() == 1 ? QFileInfo(paths.front()).fileName()
+                                                        : tr("%1 files").arg(paths.size())));
+    // The bar shows up only if the import is still running after a blink.
+    QTimer::singleShot(250, this, [this] {
+        if (m_import->isRunning())
+            m_importTick->start();
+    });
+    return true;
+}
+
+void MainWindow::cancelImport() {
+    if (m_import->isRunning())
+        m_import->cancel();
+}
+
+void MainWindow::importDone(const ImportBatch& batch) {
+    m_importTick->stop();
+    m_importBox->hide();
+    if (batch.cancelled) {
+        const QString msg = tr("Import cancelled; nothing changed");
+        statusBar()->showMessage(msg, 6000);
+        Q_EMIT importFinished(false, msg);
+        return;
+    }
+    if (!batch.error.isEmpty()) {
+        // What the user had open stays as it was; the message says which file, where, why.
+        statusBar()->showMessage(tr("Import failed: %1").arg(batch.error), 15000);
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Import failed"),
+                                    tr("Nothing was imported; what was open stays open."),
+                                    QMessageBox::Ok, this);
+        box->setInformativeText(batch.error);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setObjectName("importError");
+        box->open(); // window-modal, does not block the event loop
+        Q_EMIT importFinished(false, batch.error);
+        return;
+    }
+    // Check that the lessons accept the data before anything is replaced.
+    const ImportedSet before = importedSet();
+    importedSet().addBatch(batch.results);
+    try {
+        showImportedData(batch);
+    } catch (const std::exception& e) {
+        // A story that rejects the data throws while it is built, before the open session
+        // is replaced: restoring the set is all it takes.
+        importedSet() = before;
+        const QString msg = tr("Import failed: %1").arg(QString::fromUtf8(e.what()));
+        statusBar()->showMessage(msg, 15000);
+        Q_EMIT importFinished(false, msg);
+        return;
+    }
+    rememberRecent(m_import->paths());
+    m_closeImported->setEnabled(!importedSet().empty());
+    QString msg = describeBatch(batch);
+    if (!batch.warnings.isEmpty())
+        msg += " — " + batch.warnings.join("; ");
+    statusBar()->showMessage(msg, 15000);
+    Q_EMIT importFinished(true, msg);
+}
+
+void MainWindow::showImportedData(const ImportBatch& batch) {
+    // Where each kind of file is drawn; the open lesson stays if it can draw the batch.
+    QStringList targets;
+    for (const auto& r : batch.results) {
+        if (r->format == "kineto" || r->format == "chrome")
+            targets << "slowdown-triage";
+        else if (r->format == "ncu-csv")
+            targets << "roofline"
+                    << "occupancy";
+        else
+            targets << "ring-allreduce";
+    }
+    QString id = m_session ? QString::fromStdString(m_session->scenario().id()) : QString();
+    if (!targets.contains(id)) {
+        id = targets.isEmpty() ? id : targets.front();
+        if (!findScenario(id.toStdString()))
+            id = QString::fromStdString(defaultScenario().id());
+        openScenario(id, 0);
+    } else {
+        reopenSession();
+    }
+    // Go to the first step about the user's data ("Your …").
+    const Story& story = m_session->story();
+    for (std::size_t i = 0; i < story.steps.size(); ++i) {
+        if (QString::fromStdString(story.steps[i].title).startsWith("your", Qt::CaseInsensitive)) {
+            m_playback->goToStep(static_cast<int>(i), false);
+            break;
+        }
+    }
+}
+
+void MainWindow::reopenSession() {
+    if (!m_session)
+        return;
+    const int step = m_playback->step();
+    // The story reads the imported set when it is built.
+    m_session = std::make_unique<ScenarioSession>(m_session->scenario(), m_session->params());
+    rebuildStory(std::min(step, std::max(0, m_session->stepCount() - 1)));
+}
+
+void MainWindow::closeImportedFiles() {
+    if (importedSet().empty())
+        return;
+    importedSet() = ImportedSet();
+    m_closeImported->setEnabled(false);
+    reopenSession();
+    statusBar()->showMessage(tr("Closed the imported files"), 5000);
+}
+
+void MainWindow::openDialog() {
+    const QString dir = QSettings().value("lastImportDir").toString();
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open profiler files"), dir,
+        tr("Profiler files (*.json *.json.gz *.gz *.csv *.log *.txt *.out);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    QSettings().setValue("lastImportDir", QFileInfo(paths.front()).absolutePath());
+    importFiles(paths);
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value("recentFiles").toStringList();
+}
+
+void MainWindow::rememberRecent(const QStringList& paths) {
+    QStringList recent = recentFiles();
+    for (const QString& p : paths) {
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        recent.removeAll(abs);
+        recent.prepend(abs);
+    }
+    while (recent.size() > 10)
+        recent.removeLast();
+    QSettings().setValue("recentFiles", recent);
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent) {
+        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                             [this, path] { importFiles({path}); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        a->setEnabled(QFileInfo::exists(path));
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear the list"), this,
+                                [] { QSettings().remove("recentFiles"); });
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& u : event->mimeData()->urls())
+        if (u.isLocalFile())
+            paths << u.toLocalFile();
+    if (!paths.isEmpty() && importFiles(paths))
+        event->acceptProposedAction();
+}
+
 void MainWindow::exportDialog() {
     if (!m_session)
         return;
@@ -443,7 +665,8 @@ void MainWindow::showShortcutHelp() {
     QMessageBox::information(
         this, tr("Keyboard shortcuts"),
         tr("→ / Space  next step (plays it)\n← previous step\nHome / End  first / last step\n"
-           "1–9  jump to step\nCtrl+E  export the step as PNG or SVG\nF5  presentation mode\n\n"
+           "1–9  jump to step\nCtrl+O  open profiler files (or drop them on the window)\n"
+           "Ctrl+E  export the step as PNG or SVG\nF5  presentation mode\n\n"
            "While presenting:\nP  pen (draw with the mouse)   Z  undo   C  clear\n"
            "L  laser pointer   B  blank screen   Esc  leave"));
 }

@@ -12,9 +12,15 @@
 class QLabel;
 class QListWidget;
 class QDockWidget;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+class QTimer;
 
 namespace wb {
 
+struct ImportBatch;
+class ImportJob;
 class AnswerCard;
 class ParamPanel;
 class PenOverlay;
@@ -53,14 +59,28 @@ public:
     void runOnThisGpu();
     bool isRecording() const { return m_recording; }
 
+    // Imports the user's files on a worker thread (progress and cancel in the status bar),
+    // then shows them in the lessons that can draw them. A batch that fails changes nothing.
+    // False when an import is already running.
+    bool importFiles(const QStringList& paths);
+    void cancelImport();
+    ImportJob* importJob() const { return m_import; }
+    // Forgets every imported file; the lessons go back to their own data.
+    void closeImportedFiles();
+    QStringList recentFiles() const;
+
 signals:
     void liveRunFinished(bool ok, const QString& message);
 
     void firstFramePainted();
+    // After every import: ok, and the one-line summary or the error.
+    void importFinished(bool ok, const QString& message);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildMenus();
@@ -72,6 +92,12 @@ private:
     void exportDialog();
     void showShortcutHelp();
     void updateStatus();
+    void openDialog();
+    void importDone(const ImportBatch& batch);
+    void showImportedData(const ImportBatch& batch);
+    void rememberRecent(const QStringList& paths);
+    void fillRecentMenu();
+    void reopenSession();
 
     std::unique_ptr<ScenarioSession> m_session;
     PlaybackController* m_playback;
@@ -93,6 +119,12 @@ private:
     bool m_recording = false;
     QAction* m_runAction = nullptr;
     QByteArray m_stateBeforePresenting;
+    ImportJob* m_import;
+    QWidget* m_importBox;
+    QProgressBar* m_importProgress;
+    QTimer* m_importTick;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_closeImported = nullptr;
 };
 
 } // namespace wb

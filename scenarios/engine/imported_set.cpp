@@ -5,49 +5,113 @@
 
 namespace wb {
 
-void assignRanks(const std::vector<ChromeTraceResult*>& traces) {
+std::vector<long> numberRanks(const std::vector<std::optional<long>>& given) {
     std::set<long> taken;
-    for (const auto* t : traces)
-        if (t->rank)
-            taken.insert(*t->rank);
+    for (const auto& r : given)
+        if (r)
+            taken.insert(*r);
+    std::vector<long> out;
+    out.reserve(given.size());
     long next = 0;
-    for (auto* t : traces) {
-        if (t->rank)
+    for (const auto& r : given) {
+        if (r) {
+            out.push_back(*r);
             continue;
+        }
         while (taken.count(next))
             ++next;
-        t->rank = next;
-        t->rankSource = "order given";
+        out.push_back(next);
         taken.insert(next);
+    }
+    return out;
+}
+
+void assignRanks(const std::vector<ChromeTraceResult*>& traces) {
+    std::vector<std::optional<long>> given;
+    for (const auto* t : traces)
+        given.push_back(t->rank);
+    const auto ranks = numberRanks(given);
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        if (!traces[i]->rank) {
+            traces[i]->rank = ranks[i];
+            traces[i]->rankSource = "order given";
+        }
+    }
+}
+
+void ImportedSet::addBatch(const std::vector<std::shared_ptr<const ImportResult>>& batch) {
+    auto samePath = [&batch](const std::string& path) {
+        return std::any_of(batch.begin(), batch.end(),
+                           [&path](const auto& r) { return r && r->path == path; });
+    };
+    std::vector<std::shared_ptr<const ChromeTraceResult>> newTraces;
+    for (const auto& r : batch)
+        if (auto t = std::dynamic_pointer_cast<const ChromeTraceResult>(r))
+            newTraces.push_back(t);
+    if (!newTraces.empty())
+        traces.clear(); // the ranks of one job come together
+    std::erase_if(ncu, [&](const auto& n) { return samePath(n->path); });
+    std::erase_if(ncclTests, [&](const auto& n) { return samePath(n->path); });
+    std::erase_if(ncclLogs, [&](const Log& l) { return samePath(l.path); });
+
+    std::vector<std::optional<long>> given;
+    for (const auto& t : newTraces)
+        given.push_back(t->rank);
+    const auto ranks = numberRanks(given);
+    for (std::size_t i = 0; i < newTraces.size(); ++i)
+        traces.push_back({newTraces[i], ranks[i]});
+    std::stable_sort(
+        traces.begin(), traces.end(),
+        [](const ImportedTrace& a, const ImportedTrace& b) { return a.rank < b.rank; });
+
+    for (const auto& r : batch) {
+        if (auto n = std::dynamic_pointer_cast<const NcuCsvResult>(r)) {
+            ncu.push_back(n);
+        } else if (auto t = std::dynamic_pointer_cast<const NcclTestsResult>(r)) {
+            ncclTests.push_back(t);
+            if (t->log)
+                ncclLogs.push_back({std::shared_ptr<const NcclLogData>(t, &*t->log), t->path});
+        } else if (auto l = std::dynamic_pointer_cast<const NcclLogResult>(r)) {
+            ncclLogs.push_back({std::shared_ptr<const NcclLogData>(l, &l->log), l->path});
+        }
     }
 }
 
 void ImportedSet::add(std::shared_ptr<const ImportResult> result) {
     if (!result)
         return;
+    // One file on its own: a trace joins the traces already there (it does not replace them).
     if (auto trace = std::dynamic_pointer_cast<const ChromeTraceResult>(result)) {
-        std::set<long> taken;
+        std::vector<std::optional<long>> given;
         for (const auto& t : traces)
-            taken.insert(t.rank);
-        long rank = trace->rank.value_or(-1);
-        if (rank < 0 || taken.count(rank)) {
-            rank = 0;
-            while (taken.count(rank))
-                ++rank;
-        }
-        traces.push_back({trace, rank});
+            given.push_back(t.rank);
+        given.push_back(trace->rank && std::none_of(traces.begin(), traces.end(),
+                                                    [&](const ImportedTrace& t) {
+                                                        return t.rank == *trace->rank;
+                                                    })
+                            ? trace->rank
+                            : std::nullopt);
+        traces.push_back({trace, numberRanks(given).back()});
         std::stable_sort(
             traces.begin(), traces.end(),
             [](const ImportedTrace& a, const ImportedTrace& b) { return a.rank < b.rank; });
-    } else if (auto n = std::dynamic_pointer_cast<const NcuCsvResult>(result)) {
-        ncu.push_back(n);
-    } else if (auto t = std::dynamic_pointer_cast<const NcclTestsResult>(result)) {
-        ncclTests.push_back(t);
-        if (t->log)
-            ncclLogs.push_back({std::shared_ptr<const NcclLogData>(t, &*t->log), t->path});
-    } else if (auto l = std::dynamic_pointer_cast<const NcclLogResult>(result)) {
-        ncclLogs.push_back({std::shared_ptr<const NcclLogData>(l, &l->log), l->path});
+        return;
     }
+    addBatch({result});
+}
+
+std::vector<std::string> ImportedSet::paths() const {
+    std::vector<std::string> out;
+    for (const auto& t : traces)
+        out.push_back(t.result->path);
+    for (const auto& n : ncu)
+        out.push_back(n->path);
+    for (const auto& n : ncclTests)
+        out.push_back(n->path);
+    for (const auto& l : ncclLogs)
+        if (std::find(out.begin(), out.end(), l.path) == out.end())
+            out.push_back(l.path);
+    return out;
 }
 
 ImportedSet& importedSet() {

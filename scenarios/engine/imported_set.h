@@ -11,6 +11,7 @@
 #include "import/ncu_csv_importer.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,20 @@ struct ImportedSet {
     bool empty() const {
         return traces.empty() && ncu.empty() && ncclTests.empty() && ncclLogs.empty();
     }
-    // Adds one import result to the right list (an unknown kind is ignored). Traces without a
-    // rank take the lowest free one; the lists keep their order.
+    // Adds one import result to the right list (an unknown kind is ignored). A trace without
+    // a rank, or with one already taken, gets the lowest free rank; the lists keep their order.
     void add(std::shared_ptr<const ImportResult> result);
+    // Adds the files the user opened together: traces in the batch replace the traces held
+    // (the ranks of one job come together), and a file imported again replaces its earlier
+    // import. Ranks are numbered as numberRanks() says.
+    void addBatch(const std::vector<std::shared_ptr<const ImportResult>>& batch);
+    // Every file held, once each.
+    std::vector<std::string> paths() const;
 };
+
+// Rank numbers for traces whose own rank (distributedInfo or the file name) is `given[i]`:
+// a given rank is kept; the others take the lowest ranks nobody gave, in order.
+std::vector<long> numberRanks(const std::vector<std::optional<long>>& given);
 
 // Ranks for a set of trace results: distributedInfo or the file name wins; the others take
 // the lowest free ranks in the order given (and get rankSource "order given"). Shared by the
