@@ -3,6 +3,7 @@
 #include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
+#include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
 #include "main_window.h"
@@ -11,6 +12,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTimer>
 #include <iostream>
 
@@ -18,18 +20,65 @@ namespace wb {
 
 using cli::CliError;
 
+namespace {
+
+// No display and files given: import them here and render the lesson step that shows them
+// (the first "Your …" step unless --step says otherwise) through `warpboard export`.
+int exportImported(const std::vector<std::string>& files, const Scenario* scenario,
+                   std::optional<int> step, int argc, char** argv) {
+    std::vector<std::shared_ptr<const ImportResult>> batch;
+    for (auto& r : cli::importAll(files))
+        batch.push_back(std::move(r));
+    if (!scenario) {
+        for (const auto& r : batch)
+            for (const auto& id : lessonsForFormat(r->format))
+                if (!scenario)
+                    scenario = findScenario(id);
+        if (!scenario)
+            scenario = &defaultScenario();
+    }
+    importedSet().addBatch(batch);
+    if (!step)
+        step = std::max(0, firstImportedStep(scenario->build(scenario->defaultParams())));
+    const std::string out =
+        QDir::current()
+            .absoluteFilePath(QString::fromStdString("warpboard-" + scenario->id() + "-step" +
+                                                     std::to_string(*step + 1) + ".png"))
+            .toStdString();
+    std::cerr << "warpboard: no display found; rendering " << scenario->id() << " step "
+              << *step + 1 << " with the imported files to a PNG instead\n";
+    // The imported set stays filled: export draws from it (and checks --step).
+    return cli::runExport({scenario->id(), "--step", std::to_string(*step + 1), "--out", out}, argc,
+                          argv);
+}
+
+} // namespace
+
 int runGui(const std::vector<std::string>& words, int argc, char** argv) {
     const cli::Arguments args(words, {"present", "first-frame-benchmark"});
     args.requireKnown({"scenario", "step", "present", "theme", "first-frame-benchmark"},
                       "warpboard");
-    if (!args.positionals().empty())
-        throw CliError("unknown command '" + args.positionals().front() +
-                       "'; allowed: calc, export, --list, --help, or GUI options");
+    // Plain words are files to open (profiler traces, CSVs, logs); anything else is a mistake.
+    std::vector<std::string> files;
+    for (const auto& p : args.positionals()) {
+        if (!QFileInfo(QString::fromStdString(p)).isFile())
+            throw CliError("unknown command or file '" + p +
+                           "'; allowed: calc, export, import, record, --list, --help, GUI "
+                           "options, or files to open");
+        files.push_back(p);
+    }
     const Scenario* scenario = nullptr;
     if (auto id = args.value("scenario"))
         scenario = &cli::requireScenario(*id);
     int step = 0;
-    if (auto s = args.value("step")) {
+    std::optional<int> requestedStep;
+    if (auto given = args.value("step"); given && !files.empty()) {
+        // With files the story gains steps about them; the range is checked after import.
+        const auto v = parseNumber(*given);
+        if (!v || *v != int(*v) || *v < 1)
+            throw CliError("--step '" + *given + "' must be a step number from 1");
+        requestedStep = int(*v) - 1;
+    } else if (auto s = args.value("step")) {
         const Scenario& sc = scenario ? *scenario : defaultScenario();
         const int count = static_cast<int>(sc.build(sc.defaultParams()).steps.size());
         const auto v = parseNumber(*s);
@@ -47,6 +96,8 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
 
     if (!hasDisplay() && !args.flag("first-frame-benchmark")) {
         // No display: show what the app would open as a PNG.
+        if (!files.empty())
+            return exportImported(files, scenario, requestedStep, argc, argv);
         const Scenario& sc = scenario ? *scenario : defaultScenario();
         const std::string out =
             QDir::current()
@@ -69,7 +120,7 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
     QApplication::setApplicationVersion(WARPBOARD_VERSION);
 
     MainWindow window;
-    window.openInitial(scenario, step, dark);
+    window.openInitial(scenario, requestedStep.value_or(step), dark);
     if (args.flag("first-frame-benchmark")) {
         // Used by the startup benchmark: report when the first frame has been painted.
         QObject::connect(&window, &MainWindow::firstFramePainted, &app, [&] {
@@ -77,6 +128,12 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
                       << std::endl;
             QTimer::singleShot(0, &app, &QApplication::quit);
         });
+    }
+    if (!files.empty()) {
+        QStringList paths;
+        for (const auto& f : files)
+            paths << QString::fromStdString(f);
+        window.importFiles(paths);
     }
     if (args.flag("present"))
         window.setPresentation(true);

@@ -534,15 +534,9 @@ void MainWindow::importDone(const ImportBatch& batch) {
 void MainWindow::showImportedData(const ImportBatch& batch) {
     // Where each kind of file is drawn; the open lesson stays if it can draw the batch.
     QStringList targets;
-    for (const auto& r : batch.results) {
-        if (r->format == "kineto" || r->format == "chrome")
-            targets << "slowdown-triage";
-        else if (r->format == "ncu-csv")
-            targets << "roofline"
-                    << "occupancy";
-        else
-            targets << "ring-allreduce";
-    }
+    for (const auto& r : batch.results)
+        for (const auto& id : lessonsForFormat(r->format))
+            targets << QString::fromStdString(id);
     QString id = m_session ? QString::fromStdString(m_session->scenario().id()) : QString();
     if (!targets.contains(id)) {
         id = targets.isEmpty() ? id : targets.front();
@@ -552,14 +546,8 @@ void MainWindow::showImportedData(const ImportBatch& batch) {
     } else {
         reopenSession();
     }
-    // Go to the first step about the user's data ("Your …").
-    const Story& story = m_session->story();
-    for (std::size_t i = 0; i < story.steps.size(); ++i) {
-        if (QString::fromStdString(story.steps[i].title).startsWith("your", Qt::CaseInsensitive)) {
-            m_playback->goToStep(static_cast<int>(i), false);
-            break;
-        }
-    }
+    if (const int step = firstImportedStep(m_session->story()); step >= 0)
+        m_playback->goToStep(step, false);
 }
 
 void MainWindow::reopenSession() {

@@ -1,6 +1,7 @@
 #pragma once
 // The command-line faces of the one binary. Each returns the process exit code; mistakes
 // throw CliError (exit 2). calc and list need no display and create no QApplication.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ std::string calcUsage(const std::string& model);      // warpboard calc MODEL --
 
 namespace wb {
 class Scenario;
-}
+struct ImportResult;
+} // namespace wb
 
 namespace wb::cli {
 
@@ -30,5 +32,9 @@ struct ParamAssignment {
     std::string value;
 };
 std::vector<ParamAssignment> parseParamAssignments(const std::vector<std::string>& values);
+
+// Imports every file, in order; the first that fails (or is cut mid-line) throws CliError
+// with its path and position.
+std::vector<std::unique_ptr<wb::ImportResult>> importAll(const std::vector<std::string>& files);
 
 } // namespace wb::cli

@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
+#include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
 #include "platform.h"
@@ -43,13 +44,21 @@ const Scenario& requireScenario(const std::string& id) {
 
 int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     const Arguments args(words, {});
-    args.requireKnown({"step", "out", "size", "param", "theme", "t"}, "export");
+    args.requireKnown({"step", "out", "size", "param", "theme", "t", "import"}, "export");
     const auto& pos = args.positionals();
     if (pos.empty())
         throw CliError("export needs a scenario id; allowed: " + joinAllowed(scenarioIds()));
     if (pos.size() > 1)
         throw CliError("unexpected argument '" + pos[1] + "' for export");
     const Scenario& scenario = requireScenario(pos.front());
+
+    // --import FILE (repeatable): the user's files, drawn by the lessons that can show them.
+    if (const auto files = args.values("import"); !files.empty()) {
+        std::vector<std::shared_ptr<const ImportResult>> batch;
+        for (auto& r : importAll(files))
+            batch.push_back(std::move(r));
+        importedSet().addBatch(batch);
+    }
 
     Params params = scenario.defaultParams();
     for (const auto& a : parseParamAssignments(args.values("param")))

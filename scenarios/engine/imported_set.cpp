@@ -114,6 +114,26 @@ std::vector<std::string> ImportedSet::paths() const {
     return out;
 }
 
+std::vector<std::string> lessonsForFormat(const std::string& format) {
+    if (format == "kineto" || format == "chrome")
+        return {"slowdown-triage"};
+    if (format == "ncu-csv")
+        return {"roofline", "occupancy"};
+    if (format == "nccl-tests" || format == "nccl-tests+nccl-log" || format == "nccl-log")
+        return {"ring-allreduce"};
+    return {};
+}
+
+int firstImportedStep(const Story& story) {
+    for (std::size_t i = 0; i < story.steps.size(); ++i) {
+        const std::string& title = story.steps[i].title;
+        if (title.size() >= 4 && (title[0] == 'Y' || title[0] == 'y') &&
+            title.compare(1, 3, "our") == 0)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
 ImportedSet& importedSet() {
     static ImportedSet set;
     return set;

@@ -5,6 +5,7 @@
 // nccl-tests rows (ring all-reduce, measured vs model), NCCL rings and trees, and Kineto
 // traces (one per rank: the timeline and the slowdown triage). GUI thread only, like
 // recordingSet().
+#include "engine/story.h"
 #include "import/chrome_trace_result.h"
 #include "import/nccl_log_importer.h"
 #include "import/nccl_tests_importer.h"
@@ -55,6 +56,11 @@ std::vector<long> numberRanks(const std::vector<std::optional<long>>& given);
 // the lowest free ranks in the order given (and get rankSource "order given"). Shared by the
 // import command and the GUI so both number ranks alike.
 void assignRanks(const std::vector<ChromeTraceResult*>& traces);
+
+// The lessons that draw a file of `format` ("kineto", "ncu-csv", ...), most fitting first.
+std::vector<std::string> lessonsForFormat(const std::string& format);
+// The first step of `story` about the user's data (its title starts with "Your"), or -1.
+int firstImportedStep(const Story& story);
 
 // The one set the app and the scenarios share.
 ImportedSet& importedSet();
