@@ -133,6 +133,7 @@ const std::vector<CalcModel>& calcModels() {
              decode});
         appendOccupancyCalcModels(v);
         appendAccessCalcModels(v);
+        appendParallelCalcModels(v);
         return v;
     }();
     return models;

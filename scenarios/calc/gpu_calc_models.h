@@ -1,5 +1,5 @@
 #pragma once
-// The calc models of the "inside one GPU" scenarios, appended to the calc registry.
+// Calc models that live in their own files, appended to the calc registry.
 #include "calc/calc_models.h"
 
 #include <vector>
@@ -10,5 +10,7 @@ namespace wb {
 void appendAccessCalcModels(std::vector<CalcModel>& models);
 // occupancy, waves, littles-law (occupancy calculator, Little's law).
 void appendOccupancyCalcModels(std::vector<CalcModel>& models);
+// pipeline, step, collective (parallelism and cluster models).
+void appendParallelCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb

@@ -146,6 +146,31 @@ AllReduceCost allReduceCost(AllReduceAlgorithm a, int ranks, double bytes, const
     return out;
 }
 
+AllReduceCost collectiveCost(Collective c, int ranks, double bytes, const AlphaBeta& ab) {
+    if (c == Collective::AllReduce)
+        return allReduceCost(AllReduceAlgorithm::Ring, ranks, bytes, ab);
+    if (ranks < 2)
+        throw std::invalid_argument("a collective needs at least 2 ranks");
+    if (!(bytes > 0.0) || !std::isfinite(bytes))
+        throw std::invalid_argument("message size must be a positive number of bytes");
+    if (!(ab.bandwidthBytesPerS > 0.0) || !(ab.alphaS >= 0.0))
+        throw std::invalid_argument("link bandwidth must be positive and latency not negative");
+    const double n = ranks;
+    // Bytes each rank puts on its link per byte of K.
+    const double perByte =
+        (c == Collective::Broadcast || c == Collective::Reduce) ? 1.0 : (n - 1.0) / n;
+    AllReduceCost out;
+    out.steps = ranks - 1;
+    out.latencyS = (n - 1.0) * ab.alphaS;
+    out.bytesSentPerRank = bytes * perByte;
+    out.bandwidthS = out.bytesSentPerRank / ab.bandwidthBytesPerS;
+    out.timeS = out.latencyS + out.bandwidthS;
+    out.algbwBytesPerS = bytes / out.timeS;
+    out.busbwFactor = busbwFactor(c, ranks);
+    out.busbwBytesPerS = out.algbwBytesPerS * out.busbwFactor;
+    return out;
+}
+
 double busbwFactor(Collective c, int ranks) {
     // nccl-tests doc/PERFORMANCE.md: the factor turns algbw (S/t) into the rate each rank's
     // link must sustain, independent of the algorithm used.

@@ -44,6 +44,16 @@ int ceilLog2(int n); // ⌈log₂ n⌉ for n ≥ 1
 // Cost of all-reducing `bytes` (K) across `ranks` (N ≥ 2) with the given algorithm.
 AllReduceCost allReduceCost(AllReduceAlgorithm a, int ranks, double bytes, const AlphaBeta& ab);
 
+// Ring cost of any collective over `ranks` equal links, for K = `bytes` as nccl-tests counts
+// it (the whole array for all-gather/reduce-scatter/all-to-all, the buffer for the others):
+//   all-reduce: allReduceCost(Ring) = 2(N−1)α + 2(N−1)/N · K/B
+//   all-gather, reduce-scatter: (N−1)α + (N−1)/N · K/B (half of the all-reduce ring)
+//   all-to-all: (N−1)α + (N−1)/N · K/B (each rank sends K/N to every other rank)
+//   broadcast, reduce: pipelined chain, (N−1)α + K/B
+// bytesSentPerRank, algbw and busbw follow; busbw = algbw × busbwFactor, so a collective
+// that runs at the link rate reports busbw = B, as nccl-tests intends.
+AllReduceCost collectiveCost(Collective c, int ranks, double bytes, const AlphaBeta& ab);
+
 // nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): busbw = algbw × factor.
 double busbwFactor(Collective c, int ranks);
 

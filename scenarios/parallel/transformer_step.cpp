@@ -1,0 +1,177 @@
+#include "parallel/transformer_step.h"
+
+#include "parallel/pipeline_schedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace wb {
+
+std::string strategyName(Strategy s) {
+    return s == Strategy::TP ? "tp" : s == Strategy::PP ? "pp" : "dp";
+}
+
+int ParallelLayout::stride(Strategy s) const {
+    int st = 1;
+    for (Strategy o : order) {
+        if (o == s)
+            return st;
+        st *= size(o);
+    }
+    return st;
+}
+
+std::vector<Strategy> parseRankOrder(const std::string& text) {
+    std::vector<Strategy> out;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, '-')) {
+        if (part == "tp")
+            out.push_back(Strategy::TP);
+        else if (part == "pp")
+            out.push_back(Strategy::PP);
+        else if (part == "dp")
+            out.push_back(Strategy::DP);
+        else
+            throw std::invalid_argument("rank order '" + text +
+                                        "' must name tp, pp and dp once each, fastest first "
+                                        "(e.g. tp-pp-dp)");
+    }
+    auto has = [&](Strategy s) { return std::count(out.begin(), out.end(), s) == 1; };
+    if (out.size() != 3 || !has(Strategy::TP) || !has(Strategy::PP) || !has(Strategy::DP))
+        throw std::invalid_argument("rank order '" + text +
+                                    "' must name tp, pp and dp once each, fastest first "
+                                    "(e.g. tp-pp-dp)");
+    return out;
+}
+
+std::string rankOrderName(const std::vector<Strategy>& order) {
+    std::string s;
+    for (Strategy o : order) {
+        if (!s.empty())
+            s += '-';
+        s += strategyName(o);
+    }
+    return s;
+}
+
+namespace {
+
+void check(bool ok, const std::string& message) {
+    if (!ok)
+        throw std::invalid_argument(message);
+}
+
+} // namespace
+
+StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
+                          const ClusterTopology& t, double peakFlops, double computeEfficiency) {
+    t.validate();
+    check(m.params > 0 && std::isfinite(m.params), "parameters must be a positive number");
+    check(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1 &&
+              m.globalBatch >= 1,
+          "layers, hidden size, heads, sequence and batch sizes must be at least 1");
+    check(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
+    check(l.zero >= 0 && l.zero <= 3, "ZeRO stage must be 0, 1, 2 or 3");
+    check(l.interleave >= 1, "interleaving must be at least 1");
+    check(static_cast<long long>(l.tp) * l.pp * l.dp == t.gpus(),
+          "TP×PP×DP = " + std::to_string(static_cast<long long>(l.tp) * l.pp * l.dp) +
+              " but the cluster has " + std::to_string(t.gpus()) + " GPUs");
+    check(m.heads % l.tp == 0,
+          std::to_string(m.heads) + " attention heads do not divide by TP " + std::to_string(l.tp));
+    check(m.hidden % m.heads == 0, "the hidden size must divide by the number of heads");
+    check(m.layers % (l.pp * l.interleave) == 0,
+          std::to_string(m.layers) + " layers do not divide into PP × interleave = " +
+              std::to_string(l.pp * l.interleave) + " chunks");
+    check(m.globalBatch % (m.microBatch * l.dp) == 0,
+          "the global batch " + std::to_string(m.globalBatch) +
+              " does not divide by micro-batch × DP = " + std::to_string(m.microBatch * l.dp));
+    check(peakFlops > 0 && computeEfficiency > 0 && computeEfficiency <= 1,
+          "peak FLOP/s must be positive and the compute efficiency in (0, 1]");
+
+    StepEstimate e;
+    const double s = m.seq, b = m.microBatch, h = m.hidden, a = m.heads, L = m.layers;
+    const double G = m.globalBatch;
+    e.flops6nd = 6.0 * m.params * G * s;
+    e.flopsMegatron = 96.0 * G * s * L * h * h *
+                      (1.0 + s / (6.0 * h) + static_cast<double>(m.vocab) / (16.0 * L * h));
+    e.microbatches = m.globalBatch / (m.microBatch * l.dp);
+    e.bubbleOfIdeal = pipelineBubble(l.pp, e.microbatches, l.interleave).ofIdeal;
+    e.activationBytesPerGpu = (s * b * h * L / l.tp) * (34.0 + 5.0 * a * s / h);
+    const double psiLocal = m.params / (l.tp * l.pp); // values held by one model replica slice
+    e.modelStateBytesPerGpu = l.zero == 0   ? 16.0 * psiLocal
+                              : l.zero == 1 ? 4.0 * psiLocal + 12.0 * psiLocal / l.dp
+                              : l.zero == 2 ? 2.0 * psiLocal + 14.0 * psiLocal / l.dp
+                                            : 16.0 * psiLocal / l.dp;
+
+    const double activation = b * s * h * m.bytesPerValue; // one b·s·h tensor
+    const double layersPerStage = L / l.pp;
+    const auto M = static_cast<long long>(e.microbatches);
+    if (l.tp > 1) {
+        Traffic tr;
+        tr.strategy = Strategy::TP;
+        tr.op = Collective::AllReduce;
+        tr.what = "layer outputs (2 forward, 2 backward per layer)";
+        tr.bytes = activation;
+        tr.count = 4LL * static_cast<long long>(layersPerStage) * M;
+        tr.frequency = "4 per layer per micro-batch";
+        tr.group = {0, l.tp, l.stride(Strategy::TP)};
+        tr.cost = clusterCollective(t, tr.op, tr.group, tr.bytes);
+        e.traffic.push_back(tr);
+    }
+    if (l.pp > 1) {
+        Traffic tr;
+        tr.strategy = Strategy::PP;
+        tr.sendRecv = true;
+        tr.what = "activations forward, their gradients backward";
+        tr.bytes = activation / l.tp; // Megatron's scatter/gather: b·s·h/t per TP rank
+        tr.count = 2LL * M * l.interleave;
+        tr.frequency = l.interleave > 1 ? "2 per micro-batch per model chunk" : "2 per micro-batch";
+        tr.group = {0, 2, l.stride(Strategy::PP)};
+        tr.cost = clusterSendRecv(t, 0, l.stride(Strategy::PP), tr.bytes);
+        e.traffic.push_back(tr);
+    }
+    if (l.dp > 1) {
+        const RankGroup g{0, l.dp, l.stride(Strategy::DP)};
+        const double grads = psiLocal * m.bytesPerValue;
+        auto add = [&](Collective op, const std::string& what) {
+            Traffic tr;
+            tr.strategy = Strategy::DP;
+            tr.op = op;
+            tr.what = what;
+            tr.bytes = grads;
+            tr.count = 1;
+            tr.frequency = "once per step";
+            tr.group = g;
+            tr.cost = clusterCollective(t, op, g, grads);
+            e.traffic.push_back(tr);
+        };
+        if (l.zero == 0) {
+            add(Collective::AllReduce, "gradients");
+        } else {
+            add(Collective::ReduceScatter, "gradients to their owners");
+            add(Collective::AllGather,
+                l.zero == 3 ? "parameters before forward" : "updated parameters");
+            if (l.zero == 3)
+                add(Collective::AllGather, "parameters again before backward");
+        }
+    }
+
+    e.computeS = e.flops6nd / (t.gpus() * peakFlops * computeEfficiency);
+    e.bubbleS = e.computeS * e.bubbleOfIdeal;
+    for (const Traffic& tr : e.traffic)
+        e.commS[static_cast<int>(tr.strategy)] += tr.timePerStep();
+    const double comm = e.commS[0] + e.commS[1] + e.commS[2];
+    e.stepS = e.computeS + e.bubbleS + comm;
+    // DP traffic overlaps the backward pass (⅔ of the compute); TP and PP sit on the critical
+    // path in this model.
+    const double hiddenDp = std::min(e.commS[2], e.computeS * 2.0 / 3.0);
+    e.stepOverlappedS = e.stepS - hiddenDp;
+    e.mfu = e.flops6nd / (e.stepS * t.gpus() * peakFlops);
+    e.mfuOverlapped = e.flops6nd / (e.stepOverlappedS * t.gpus() * peakFlops);
+    return e;
+}
+
+} // namespace wb
