@@ -1,6 +1,7 @@
 # Parallelism models (issue: B2/B3): pipeline bubble, cluster topology, transformer step.
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cluster_topology.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/layout_search.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pipeline_schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/transformer_step.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/calc/parallel_calc.cpp

@@ -55,7 +55,7 @@ std::string rankOrderName(const std::vector<Strategy>& order);
 
 struct Traffic {
     Strategy strategy = Strategy::TP;
-    Collective op = Collective::AllReduce; // send/recv is reported as Broadcast-free "sendrecv"
+    Collective op = Collective::AllReduce; // unused when sendRecv
     bool sendRecv = false;
     std::string what;           // "activations, forward", "gradients", ...
     double bytes = 0.0;         // message size K of one operation

@@ -4,6 +4,7 @@
 #include "calc/calc_models.h"
 #include "collectives/collective_cost.h"
 #include "parallel/cluster_topology.h"
+#include "parallel/layout_search.h"
 #include "parallel/pipeline_schedule.h"
 #include "parallel/transformer_step.h"
 
@@ -216,6 +217,29 @@ private slots:
                                                          {"tp", "3"},
                                                          {"pp", "1"},
                                                          {"dp", "1"}}));
+    }
+    void bestLayoutKeepsTensorParallelInsideTheNode() {
+        // A dense 70B-class model on 4,096 GPUs (512 nodes of 8).
+        TransformerConfig m;
+        m.params = 70e9;
+        m.layers = 80;
+        m.hidden = 8192;
+        m.heads = 64;
+        m.seq = 4096;
+        m.microBatch = 1;
+        m.globalBatch = 2048;
+        const LayoutSearch s = searchLayouts(m, nodes(512), 989e12, 0.5);
+        QVERIFY(s.evaluated > 20);
+        const ParallelLayout& best = s.ranked.front().layout;
+        QCOMPARE(best.gpus(), 4096);
+        QVERIFY(best.tp > 1); // a 70B model wants some TP
+        // TP's group lies inside one node: consecutive ranks, at most 8 of them.
+        QVERIFY(best.tp <= 8);
+        QVERIFY(spanOf(nodes(512), {0, best.tp, best.stride(Strategy::TP)}).nodes == 1);
+        // And every layout with TP across nodes is slower than the best.
+        for (const auto& c : s.ranked)
+            if (spanOf(nodes(512), {0, c.layout.tp, c.layout.stride(Strategy::TP)}).nodes > 1)
+                QVERIFY(c.stepS > s.ranked.front().stepS);
     }
     void calcStepAndCollectiveJson() {
         const auto j = run("step", {{"params", "7e9"},
