@@ -1,6 +1,7 @@
 #include "frame_stage.h"
 
 #include "chart_view.h"
+#include "comm_graph_view.h"
 #include "facts_view.h"
 #include "issue_timeline_view.h"
 #include "ladder_view.h"
@@ -29,6 +30,7 @@ template <> struct ViewFor<MemoryAccessFrame> { using type = MemoryAccessView; }
 template <> struct ViewFor<LadderFrame> { using type = LadderView; };
 template <> struct ViewFor<IssueTimelineFrame> { using type = IssueTimelineView; };
 template <> struct ViewFor<TimelineFrame> { using type = TimelineView; };
+template <> struct ViewFor<CommGraphFrame> { using type = CommGraphView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -79,7 +81,7 @@ void FrameStage::setTheme(const Theme& theme) {
     m_theme = theme;
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
-                   LadderView, IssueTimelineView, TimelineView>(view, m_theme);
+                   LadderView, IssueTimelineView, TimelineView, CommGraphView>(view, m_theme);
     }
     update();
 }

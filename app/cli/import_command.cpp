@@ -1,11 +1,21 @@
 // warpboard import FILE... --summary --json: reads people's own profiler files through the
-// Qt-free importers and prints one JSON summary. No QApplication: it runs on headless boxes.
+// Qt-free importers and prints one JSON summary; for trace files (the ranks of one job) it
+// adds the slowdown triage (C4): per-rank compute, comm, wait, overlap, idle and a verdict.
+// `--generate CASE --out DIR` writes the lesson's generated Kineto traces, one per rank, to
+// try it on. No QApplication: it runs on headless boxes.
 #include "cli/cli_error.h"
 #include "cli/commands.h"
 #include "engine/imported_set.h"
+#include "engine/number_format.h"
 #include "import/chrome_trace_result.h"
 #include "import/import_registry.h"
+#include "triage/kineto_trace_generator.h"
+#include "triage/rank_analysis.h"
+#include "triage/triage_verdict.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,11 +25,89 @@ namespace wb::cli {
 
 namespace {
 
-const char* const kImportUsage = "usage: warpboard import FILE... [--summary] [--json]";
+const char* const kImportUsage =
+    "usage: warpboard import FILE... [--summary] [--json]\n"
+    "       warpboard import --generate healthy|straggler|fabric|overlap --out DIR\n"
+    "                        [--ranks N] [--seed S] [--straggler-rank R]";
+
+long integerOption(const std::string& name, const std::string& text, long min, long max) {
+    const auto v = parseNumber(text);
+    if (!v || *v != static_cast<double>(static_cast<long>(*v)) || *v < static_cast<double>(min) ||
+        *v > static_cast<double>(max))
+        throw CliError("import: " + name + " must be an integer from " + std::to_string(min) +
+                       " to " + std::to_string(max) + ", got '" + text + "'");
+    return static_cast<long>(*v);
+}
+
+// --generate: the lesson's traces as files, named rank-K.json.
+int runGenerate(const std::vector<std::string>& words) {
+    TraceGeneratorConfig cfg;
+    std::string caseName, out;
+    long stragglerRank = -1;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (i + 1 >= words.size())
+            throw CliError("import: " + w + " needs a value\n" + kImportUsage);
+        const std::string& value = words[++i];
+        if (w == "--generate")
+            caseName = value;
+        else if (w == "--out")
+            out = value;
+        else if (w == "--ranks")
+            cfg.ranks = static_cast<int>(integerOption(w, value, 1, 1024));
+        else if (w == "--seed")
+            cfg.seed = static_cast<std::uint64_t>(integerOption(w, value, 0, 1L << 40));
+        else if (w == "--straggler-rank")
+            stragglerRank = integerOption(w, value, 0, 1023);
+        else
+            throw CliError("import: unknown option '" + w + "' with --generate\n" + kImportUsage);
+    }
+    bool known = false;
+    for (const TriageCase c : allTriageCases())
+        if (triageCaseName(c) == caseName) {
+            cfg.triageCase = c;
+            known = true;
+        }
+    if (!known)
+        throw CliError("import: --generate takes healthy, straggler, fabric or overlap, got '" +
+                       caseName + "'");
+    if (out.empty())
+        throw CliError(std::string("import: --generate needs --out DIR\n") + kImportUsage);
+    if (stragglerRank >= cfg.ranks)
+        throw CliError("import: --straggler-rank must be below --ranks");
+    cfg.stragglerRank = stragglerRank >= 0 ? static_cast<int>(stragglerRank) : cfg.ranks - 1;
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    int r = 0;
+    for (const auto& text : generateKinetoTraces(cfg)) {
+        const auto path = std::filesystem::path(out) / ("rank-" + std::to_string(r++) + ".json");
+        std::ofstream file(path, std::ios::binary);
+        file << text;
+        if (!file)
+            throw CliError("import: cannot write " + path.string());
+        std::cout << path.string() << "\n";
+    }
+    return 0;
+}
+
+nlohmann::ordered_json figuresJson(const RankFigures& f) {
+    nlohmann::ordered_json o;
+    o["rank"] = f.rank;
+    o["compute_us"] = f.computeUs;
+    o["comm_us"] = f.commUs;
+    o["wait_us"] = f.waitUs;
+    o["overlap_pct"] = f.overlapPct;
+    o["exposed_comm_us"] = f.exposedCommUs;
+    o["idle_us"] = f.idleUs;
+    o["window_us"] = f.windowUs;
+    return o;
+}
 
 } // namespace
 
 int runImport(const std::vector<std::string>& words) {
+    if (std::find(words.begin(), words.end(), "--generate") != words.end())
+        return runGenerate(words);
     std::vector<std::string> files;
     bool json = false;
     for (const auto& w : words) {
@@ -40,32 +128,22 @@ int runImport(const std::vector<std::string>& words) {
         throw CliError(std::string("import: no files given\n") + kImportUsage);
 
     std::vector<std::unique_ptr<ImportResult>> results;
-    for (const auto& path : files) {
-        auto imported = importFile(path);
-        if (auto* err = std::get_if<ImportError>(&imported)) {
-            std::cerr << err->describe() << "\n";
-            return kUsageExitCode;
-        }
-        auto& result = std::get<std::unique_ptr<ImportResult>>(imported);
-        if (result->endsMidLine) {
-            // A cut file is an error here, not a smaller success (the GUI may still show
-            // what was read, with a warning).
-            ImportError cut;
-            cut.path = path;
-            cut.line = result->endLine;
-            cut.byteOffset = result->endByte;
-            cut.message = "the file ends in the middle of this line: it looks truncated";
-            std::cerr << cut.describe() << "\n";
-            return kUsageExitCode;
-        }
-        results.push_back(std::move(result));
+    try {
+        results = importAll(files);
+    } catch (const CliError& e) {
+        // The contract: "FILE: byte N: message" as the first thing on stderr, exit 2.
+        std::cerr << e.what() << "\n";
+        return kUsageExitCode;
     }
 
     // Several trace files are the ranks of one job (numbered as the GUI numbers them).
     std::vector<ChromeTraceResult*> traces;
-    for (const auto& r : results)
-        if (auto* trace = dynamic_cast<ChromeTraceResult*>(r.get()))
+    std::vector<std::size_t> traceFile; // index into results
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (auto* trace = dynamic_cast<ChromeTraceResult*>(results[i].get())) {
             traces.push_back(trace);
+            traceFile.push_back(i);
+        }
     assignRanks(traces);
     std::set<long> ranks;
     for (const auto* t : traces)
@@ -76,6 +154,40 @@ int runImport(const std::vector<std::string>& words) {
     for (const auto& r : results)
         out["files"].push_back(r->summary());
     out["ranks"] = ranks.size();
+
+    std::string verdictLine;
+    if (!traces.empty()) {
+        // The triage over the traces in rank order (rank_analysis.h, triage_verdict.h).
+        std::vector<std::size_t> order(traces.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return *traces[a]->rank < *traces[b]->rank;
+        });
+        std::vector<RankInput> inputs;
+        for (const std::size_t i : order)
+            inputs.push_back({&traces[i]->store, *traces[i]->rank});
+        const std::vector<RankFigures> figures = analyseRanks(inputs);
+        const TriageVerdict verdict = triageVerdict(figures);
+        out["verdict"] = verdict.verdict;
+        out["straggler_rank"] = verdict.stragglerRank
+                                    ? nlohmann::ordered_json(*verdict.stragglerRank)
+                                    : nlohmann::ordered_json(nullptr);
+        out["evidence"] = verdict.evidence;
+        out["per_rank"] = nlohmann::ordered_json::array();
+        for (std::size_t k = 0; k < figures.size(); ++k) {
+            const nlohmann::ordered_json f = figuresJson(figures[k]);
+            out["per_rank"].push_back(f);
+            auto& file = out["files"][traceFile[order[k]]];
+            for (const auto& [key, value] : f.items())
+                if (key != "rank")
+                    file[key] = value;
+        }
+        verdictLine = "verdict: " + verdict.verdict;
+        if (verdict.stragglerRank)
+            verdictLine.append(" (rank " + std::to_string(*verdict.stragglerRank) + ")");
+        verdictLine.append(": " + verdict.evidence);
+    }
     if (json) {
         std::cout << dumpSummary(out) << "\n";
         return 0;
@@ -88,6 +200,8 @@ int runImport(const std::vector<std::string>& words) {
         std::cout << "\n";
     }
     std::cout << "ranks: " << ranks.size() << "\n";
+    if (!verdictLine.empty())
+        std::cout << verdictLine << "\n";
     return 0;
 }
 

@@ -27,6 +27,12 @@ Usage:
       per file: format, events, kernels, comm_kernels, ranks, span_us (--json: one object
       {"files": [...], "ranks": N}). Several traces are the ranks of one job. A file that
       cannot be read (truncated, corrupt) prints FILE: byte N: what was expected, exit 2.
+      Traces also get the slowdown triage: "verdict" (none, straggler, fabric, overlap),
+      "straggler_rank" (null unless straggler), "evidence", and per rank ("per_rank" and
+      each trace's object) compute_us, comm_us, wait_us, overlap_pct, idle_us.
+  warpboard import --generate healthy|straggler|fabric|overlap --out DIR [--ranks N]
+                   [--seed S] [--straggler-rank R]
+      Write the slowdown lesson's generated (modeled) Kineto traces, DIR/rank-K.json.
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version

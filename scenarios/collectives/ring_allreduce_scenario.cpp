@@ -3,7 +3,11 @@
 #include "collectives/collective_cost.h"
 #include "collectives/ring_allreduce_sim.h"
 #include "engine/chart_helpers.h"
+#include "engine/imported_set.h"
 #include "engine/number_format.h"
+#include "imported/comm_graph_builder.h"
+#include "imported/nccl_tests_fit.h"
+#include "imported/ncu_kernels.h"
 
 #include <algorithm>
 #include <array>
@@ -162,6 +166,157 @@ ChartFrame busbwChart(const Setup& s) {
     return f;
 }
 
+// One imported nccl-tests file, reduced to what its step draws.
+struct MeasuredBusbw {
+    std::string file;
+    std::string test;       // the name, or "not named in the file"
+    std::string testSource; // how the kind was decided
+    bool allReduce = false; // compared with the model
+    RankCount ranks;
+    struct Row {
+        double bytes = 0.0;
+        double outUs = 0.0, outBusbw = 0.0, inUs = 0.0, inBusbw = 0.0; // µs, GB/s
+    };
+    std::vector<Row> rows;
+    AlphaBetaFit fit;
+};
+
+MeasuredBusbw measuredBusbw(const NcclTestsResult& r, const Setup& s) {
+    MeasuredBusbw m;
+    m.file = fileNameOf(r.path);
+    const TestKind kind = ncclTestsKind(r);
+    m.test = kind.name;
+    m.testSource = kind.source;
+    m.allReduce = kind.collective == Collective::AllReduce;
+    m.ranks = kind.collective ? ncclTestsRanks(r, *kind.collective) : RankCount{};
+    std::vector<TimedSize> times;
+    for (const auto& row : r.rows) {
+        const double bytes = static_cast<double>(row.size);
+        m.rows.push_back({bytes, row.outOfPlace.timeUs, row.outOfPlace.busbw, row.inPlace.timeUs,
+                          row.inPlace.busbw});
+        if (bytes > 0.0)
+            for (const double us : {row.outOfPlace.timeUs, row.inPlace.timeUs})
+                times.push_back({bytes, us * 1e-6});
+    }
+    if (m.allReduce && m.ranks.ranks >= 2)
+        m.fit = fitAllReduceAlphaBeta(s.algorithm, m.ranks.ranks, times);
+    return m;
+}
+
+// Measured busbw (out-of-place, in-place) against the model's curve for the file's ranks and
+// the scenario's α and B, and the curve of the α-β fit to the measured times.
+Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
+    ChartFrame f;
+    f.title = "Your nccl-tests vs the model · " + m.test +
+              (m.ranks.ranks > 0 ? " · N = " + std::to_string(m.ranks.ranks) : std::string{});
+    double xMin = 1e300, xMax = 0.0, yMax = 0.0;
+    for (const auto& row : m.rows) {
+        if (row.bytes <= 0.0)
+            continue;
+        xMin = std::min(xMin, row.bytes);
+        xMax = std::max(xMax, row.bytes);
+        yMax = std::max({yMax, row.outBusbw, row.inBusbw});
+    }
+    if (xMax <= 0.0) {
+        xMin = kMinBytes;
+        xMax = kMaxBytes;
+    }
+    f.x = ChartAxis{"message size K (B)", true, decadeBelow(xMin), decadeAbove(xMax)};
+    ChartSeries out{"measured, out-of-place", {}, ChartSeries::Style::Line, 0};
+    ChartSeries in{"measured, in-place", {}, ChartSeries::Style::Dashed, 1};
+    for (const auto& row : m.rows) {
+        if (row.bytes <= 0.0)
+            continue;
+        out.points.push_back({row.bytes, row.outBusbw});
+        in.points.push_back({row.bytes, row.inBusbw});
+    }
+    const bool model = m.allReduce && m.ranks.ranks >= 2;
+    if (model) {
+        ChartSeries curve{algorithmTitle(s.algorithm) +
+                              " model, α = " + formatSi(s.ab.alphaS, "s") +
+                              ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
+                          {},
+                          ChartSeries::Style::Line,
+                          4};
+        ChartSeries fitted{"α-β fit", {}, ChartSeries::Style::Faint, 5};
+        for (double k : logSpace(f.x.min, f.x.max, 64)) {
+            const double y =
+                allReduceCost(s.algorithm, m.ranks.ranks, k, s.ab).busbwBytesPerS / 1e9;
+            curve.points.push_back({k, y});
+            yMax = std::max(yMax, y);
+            if (m.fit.ok)
+                fitted.points.push_back(
+                    {k,
+                     allReduceCost(s.algorithm, m.ranks.ranks, k, m.fit.ab).busbwBytesPerS / 1e9});
+        }
+        f.series.push_back(std::move(curve));
+        if (m.fit.ok)
+            f.series.push_back(std::move(fitted));
+    }
+    f.series.push_back(std::move(out));
+    f.series.push_back(std::move(in));
+    f.y = ChartAxis{"busbw (GB/s)", false, 0.0, yMax > 0.0 ? 1.1 * yMax : 1.0};
+    // The largest message: where busbw is closest to the link rate.
+    for (const auto& row : m.rows)
+        if (row.bytes == xMax)
+            f.markers.push_back(
+                {{row.bytes, row.outBusbw},
+                 formatSi(row.outBusbw * 1e9, "B/s"),
+                 "K = " + formatBytes(row.bytes) + ": " + formatSi(row.outUs * 1e-6, "s") +
+                     " → busbw " + formatSi(row.outBusbw * 1e9, "B/s") + " out-of-place, " +
+                     formatSi(row.inBusbw * 1e9, "B/s") + " in-place (" + m.file + ")",
+                 0,
+                 false,
+                 true});
+    f.footnote = model ? std::string("Measured: ") + m.file + ". Model: " + kAlphaBetaSource +
+                             ", busbw factor " + kNcclTestsSource + "."
+                       : "Measured: " + m.file +
+                             ". No model line: the α-β model here is for "
+                             "all-reduce; " +
+                             m.test + " is plotted as measured.";
+
+    FactsFrame facts;
+    facts.title = "Your nccl-tests · " + m.file;
+    facts.rows.push_back({"test", m.test, m.testSource, false});
+    facts.rows.push_back(
+        {"ranks N",
+         m.ranks.ranks > 0 ? std::to_string(m.ranks.ranks) : std::string("not in the file"),
+         m.ranks.source.empty() ? std::string("not in the file") : m.ranks.source, false});
+    facts.rows.push_back(
+        {"message sizes",
+         std::to_string(m.rows.size()) + " rows, " + formatBytes(xMin) + " to " + formatBytes(xMax),
+         m.file, false});
+    if (model) {
+        facts.rows.push_back({"model (scenario's α, B)",
+                              "α = " + formatSi(s.ab.alphaS, "s") +
+                                  ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
+                              "parameters", false});
+        if (m.fit.ok) {
+            facts.rows.push_back(
+                {"α-β fit: latency α", formatSi(m.fit.ab.alphaS, "s"),
+                 "least squares on relative time error, " + std::to_string(m.fit.points) + " times",
+                 true});
+            facts.rows.push_back({"α-β fit: bandwidth B",
+                                  formatSi(m.fit.ab.bandwidthBytesPerS, "B/s"),
+                                  algorithmTitle(s.algorithm) + " cost " + kAlphaBetaSource, true});
+            facts.rows.push_back({"fit error (rms, relative)",
+                                  formatSignificant(100.0 * m.fit.rmsRelative, 3) + " %",
+                                  "model vs measured times", false});
+        } else {
+            facts.rows.push_back({"α-β fit", m.fit.problem, "least squares", false});
+        }
+    } else {
+        facts.rows.push_back({"model", "not compared: only all_reduce_perf has an all-reduce model",
+                              kAlphaBetaSource, false});
+    }
+    return Frames{{f, facts}};
+}
+
+struct ImportedComm {
+    CommGraphFrame graph;
+    FactsFrame facts;
+};
+
 } // namespace
 
 std::string RingAllReduceScenario::question() const {
@@ -292,6 +447,46 @@ Story RingAllReduceScenario::build(const Params& p) const {
          4.0, [=](double) {
              return Frames{{busbwChart(s), busbwFacts(s)}};
          }});
+    const ImportedSet& imported = importedSet();
+    for (const auto& tests : imported.ncclTests) {
+        if (!tests)
+            continue;
+        auto m = std::make_shared<const MeasuredBusbw>(measuredBusbw(*tests, s));
+        std::string title = "Your nccl-tests vs the model";
+        if (imported.ncclTests.size() > 1)
+            title += " · " + m->file;
+        std::string narration =
+            m->allReduce
+                ? "Your measured bus bandwidth against the model's for N = " +
+                      (m->ranks.ranks > 0 ? std::to_string(m->ranks.ranks) : std::string("?")) +
+                      " with this scenario's α and B. " +
+                      (m->fit.ok ? "The α-β fit to your times says α = " +
+                                       formatSi(m->fit.ab.alphaS, "s") + " and B = " +
+                                       formatSi(m->fit.ab.bandwidthBytesPerS, "B/s") + "."
+                                 : "No α-β fit: " + m->fit.problem + ".")
+                : "Your " + m->test +
+                      " rows as measured; the α-β model here is for all-reduce, so no model "
+                      "line is drawn.";
+        story.steps.push_back(
+            {title, narration, 4.0, [s, m](double) { return measuredBusbwFrames(s, *m); }});
+    }
+    for (const auto& log : imported.ncclLogs) {
+        if (!log.data)
+            continue;
+        auto comm = std::make_shared<const ImportedComm>(
+            ImportedComm{commGraphFrame(*log.data, log.path), commGraphFacts(*log.data, log.path)});
+        std::string title = "Your NCCL rings and trees";
+        if (imported.ncclLogs.size() > 1)
+            title += " · " + fileNameOf(log.path);
+        story.steps.push_back(
+            {title,
+             "The rings and trees NCCL built for your run: every channel is one ring (rank → next "
+             "rank, coloured by the transport NCCL chose) and one tree (parent → child, dashed). "
+             "All-reduce splits the buffer over the channels.",
+             3.0, [comm](double) {
+                 return Frames{{comm->graph, comm->facts}};
+             }});
+    }
     return story;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The frames one step shows at one moment. Widgets render these structs and nothing else.
 #include "frames/chart_frame.h"
+#include "frames/comm_graph_frame.h"
 #include "frames/facts_frame.h"
 #include "frames/issue_timeline_frame.h"
 #include "frames/ladder_frame.h"
@@ -15,8 +16,9 @@
 
 namespace wb {
 
-using Frame = std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame,
-                           MemoryAccessFrame, LadderFrame, IssueTimelineFrame, TimelineFrame>;
+using Frame =
+    std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
+                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -1,11 +1,13 @@
 #include "gpu/occupancy_scenario.h"
 
+#include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
 #include "gpu/ilp_occupancy_recording.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/littles_law.h"
 #include "gpu/warp_scheduler_sim.h"
+#include "imported/ncu_kernels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -214,6 +216,161 @@ ChartFrame bandwidthChart(const Trace& trace, int ilp) {
     return f;
 }
 
+// One launch of the user's Nsight Compute CSV as the occupancy step shows it.
+struct ImportedOccupancy {
+    std::int64_t id = 0;
+    std::string name; // short
+    std::string file;
+    std::optional<double> achievedPct, theoreticalPct;
+    std::optional<std::string> limiter;
+    std::optional<int> threads, registers;
+    std::optional<double> sharedBytes;
+    std::optional<double> calculatorPct; // the calculator for the same block, on the GPU param
+    std::string calculatorLimiter;
+    std::string calculatorNote; // why there is no prediction, or what it assumed
+};
+
+constexpr std::size_t kMaxImportedRows = 12;
+
+std::vector<ImportedOccupancy> importedOccupancy(const OccupancyCalculator& calc) {
+    std::vector<ImportedOccupancy> out;
+    for (const auto& result : importedSet().ncu) {
+        if (!result)
+            continue;
+        for (const auto& l : result->launches) {
+            ImportedOccupancy o;
+            o.id = l.id;
+            o.name = shortKernelName(l.name);
+            o.file = fileNameOf(result->path);
+            o.achievedPct = l.achievedOccupancyPct;
+            o.theoreticalPct = l.theoreticalOccupancyPct;
+            o.limiter = l.occupancyLimiter;
+            o.threads = ncuThreadsPerBlock(l);
+            o.registers = ncuRegistersPerThread(l);
+            o.sharedBytes = ncuSharedPerBlockBytes(l);
+            if (!o.threads) {
+                o.calculatorNote = "no block size in the CSV: no prediction";
+            } else {
+                KernelResources k;
+                k.threadsPerBlock = *o.threads;
+                k.registersPerThread = o.registers.value_or(0);
+                k.sharedPerBlockBytes =
+                    o.sharedBytes ? static_cast<int>(std::lround(*o.sharedBytes)) : 0;
+                try {
+                    const OccupancyResult r = calc.compute(k);
+                    if (r.blocksPerSm == 0) {
+                        o.calculatorNote = "the block does not fit on one SM";
+                    } else {
+                        o.calculatorPct = 100.0 * r.occupancy;
+                        o.calculatorLimiter = limiterName(r.limiter);
+                    }
+                } catch (const std::exception& e) {
+                    o.calculatorNote = std::string("calculator: ") + e.what();
+                }
+                if (o.calculatorPct) {
+                    if (!o.registers)
+                        o.calculatorNote = "registers not in the CSV: taken as not limiting";
+                    if (!o.sharedBytes)
+                        o.calculatorNote += std::string(o.calculatorNote.empty() ? "" : "; ") +
+                                            "shared memory not in the CSV: taken as 0";
+                }
+            }
+            out.push_back(std::move(o));
+        }
+    }
+    return out;
+}
+
+std::string pctText(const std::optional<double>& v) {
+    return v ? formatSignificant(*v, 3) + " %" : std::string("not in the CSV");
+}
+
+// Achieved and theoretical occupancy per launch (x = launch in file order), with the
+// calculator's prediction for the same block on the GPU parameter beside them.
+Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOccupancy>& all) {
+    ChartFrame f;
+    f.title = "Your kernels' occupancy · calculator for " + gpu.name;
+    f.x =
+        ChartAxis{"launch (order in the file)", false, 0.0, static_cast<double>(all.size()) + 1.0};
+    f.y = ChartAxis{"occupancy (%)", false, 0.0, 100.0};
+    ChartSeries achieved{"achieved (Nsight Compute)", {}, ChartSeries::Style::Line, 0};
+    ChartSeries theoretical{"theoretical (Nsight Compute)", {}, ChartSeries::Style::Dashed, 1};
+    ChartSeries predicted{"calculator, " + gpu.name, {}, ChartSeries::Style::Faint, 2};
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const auto& o = all[i];
+        const double x = static_cast<double>(i) + 1.0;
+        const std::string who = o.name + " #" + std::to_string(o.id);
+        const std::string block =
+            (o.threads ? std::to_string(*o.threads) + " threads" : std::string("block ?")) +
+            (o.registers ? ", " + std::to_string(*o.registers) + " registers" : std::string{});
+        if (o.achievedPct) {
+            achieved.points.push_back({x, *o.achievedPct});
+            f.markers.push_back(
+                {{x, *o.achievedPct},
+                 i < kMaxImportedRows ? o.name : std::string{},
+                 who + ": achieved " + pctText(o.achievedPct) + " (" + block + "; " + o.file + ")",
+                 0,
+                 false,
+                 true});
+        }
+        if (o.theoreticalPct) {
+            theoretical.points.push_back({x, *o.theoreticalPct});
+            f.markers.push_back({{x, *o.theoreticalPct},
+                                 "",
+                                 who + ": theoretical " + pctText(o.theoreticalPct) +
+                                     (o.limiter ? ", limited by " + *o.limiter : std::string{}) +
+                                     " (" + o.file + ")",
+                                 1,
+                                 false,
+                                 false});
+        }
+        if (o.calculatorPct) {
+            predicted.points.push_back({x, *o.calculatorPct});
+            f.markers.push_back(
+                {{x, *o.calculatorPct},
+                 "",
+                 who + ": calculator " + pctText(o.calculatorPct) + " on " + gpu.name + " for " +
+                     block + ", limited by " + o.calculatorLimiter +
+                     (o.calculatorNote.empty() ? "" : " (" + o.calculatorNote + ")"),
+                 2,
+                 true,
+                 false});
+        }
+    }
+    for (auto* s : {&achieved, &theoretical, &predicted})
+        if (!s->points.empty())
+            f.series.push_back(*s);
+    f.footnote = "Measured: Nsight Compute (sm__warps_active, sm__maximum_warps_per_active_cycle); "
+                 "hollow: the calculator (" +
+                 std::string(kOccSource) + ") for the GPU parameter.";
+
+    FactsFrame facts;
+    facts.title = "Your kernels · measured vs calculator on " + gpu.name;
+    for (std::size_t i = 0; i < all.size() && i < kMaxImportedRows; ++i) {
+        const auto& o = all[i];
+        std::string label = o.name + " #" + std::to_string(o.id) + " · " +
+                            (o.threads ? std::to_string(*o.threads) + " threads"
+                                       : std::string("block size not in the CSV"));
+        if (o.registers)
+            label += ", " + std::to_string(*o.registers) + " registers";
+        if (o.sharedBytes)
+            label += ", " + formatBytes(*o.sharedBytes) + " shared";
+        std::string value =
+            "achieved " + pctText(o.achievedPct) + " · theoretical " + pctText(o.theoreticalPct) +
+            (o.limiter ? " (" + *o.limiter + ")" : std::string{}) + " · calculator " +
+            (o.calculatorPct
+                 ? formatSignificant(*o.calculatorPct, 3) + " % (" + o.calculatorLimiter + ")"
+                 : std::string("—"));
+        if (!o.calculatorNote.empty())
+            value += " · " + o.calculatorNote;
+        facts.rows.push_back({label, value, o.file + "; " + kOccSource, i == 0});
+    }
+    if (all.size() > kMaxImportedRows)
+        facts.rows.push_back(
+            {"more launches", std::to_string(all.size() - kMaxImportedRows), "the chart", false});
+    return Frames{{f, facts}};
+}
+
 } // namespace
 
 std::string OccupancyScenario::question() const {
@@ -346,6 +503,21 @@ Story OccupancyScenario::build(const Params& p) const {
                            3.0, [measured, little](double) {
                                return Frames{{measured, little}};
                            }});
+    if (!importedSet().ncu.empty()) {
+        auto imported =
+            std::make_shared<const std::vector<ImportedOccupancy>>(importedOccupancy(calc));
+        const GpuSpec gpuCopy = gpu;
+        story.steps.push_back(
+            {"Your kernels' occupancy",
+             "Your launches as Nsight Compute measured them: achieved occupancy (warps actually "
+             "resident) against the theoretical limit, with the calculator's prediction for the "
+             "same block size and registers on " +
+                 gpu.name +
+                 " beside them. Achieved below theoretical means tail effects or imbalance, not "
+                 "resources.",
+             3.0,
+             [gpuCopy, imported](double) { return importedOccupancyFrames(gpuCopy, *imported); }});
+    }
     return story;
 }
 

@@ -2,9 +2,11 @@
 
 #include "catalogue/hardware_catalogue.h"
 #include "engine/chart_helpers.h"
+#include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
 #include "gpu/roofline_probes_recording.h"
+#include "imported/ncu_kernels.h"
 #include "roofline/roofline_model.h"
 
 #include <algorithm>
@@ -158,6 +160,90 @@ Frames probeFrames(const Setup& s, const Trace& trace) {
     return Frames{{f, facts}};
 }
 
+// The user's Nsight Compute launches, copied out of the imported set when the story is built.
+struct ImportedKernels {
+    std::vector<NcuRooflinePoint> points;
+    std::vector<NcuSkippedLaunch> skipped;
+    std::vector<std::pair<std::string, std::string>> devices; // file, what the CSV says
+};
+
+ImportedKernels importedKernels() {
+    ImportedKernels k;
+    for (const auto& result : importedSet().ncu) {
+        if (!result)
+            continue;
+        NcuRooflineSet set = ncuRooflinePoints(*result);
+        k.points.insert(k.points.end(), set.points.begin(), set.points.end());
+        k.skipped.insert(k.skipped.end(), set.skipped.begin(), set.skipped.end());
+        k.devices.emplace_back(fileNameOf(result->path), ncuDeviceText(*result));
+    }
+    return k;
+}
+
+constexpr std::size_t kMaxLabelled = 12; // marker labels beyond this would pile up
+constexpr std::size_t kMaxRows = 12;     // table rows per list; the rest are counted
+
+std::string launchText(const std::string& name, std::int64_t id) {
+    return name + " #" + std::to_string(id);
+}
+
+// One dot per launch with FLOPs, DRAM bytes and a duration, over the GPU parameter's roofs.
+Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
+    ChartFrame f = baseChart(s, "Your Nsight Compute kernels on the " + s.gpu->name + " roofline");
+    if (s.precision != Precision::FP32)
+        f.series.push_back(precisionRoof(s, Precision::FP32, ChartSeries::Style::Dashed));
+    f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
+    for (std::size_t i = 0; i < k.points.size(); ++i) {
+        const auto& p = k.points[i];
+        const double tflops = p.flopPerS / 1e12;
+        f.x.min = std::min(f.x.min, decadeBelow(p.intensity));
+        f.x.max = std::max(f.x.max, decadeAbove(p.intensity));
+        f.y.min = std::min(f.y.min, decadeBelow(tflops));
+        f.y.max = std::max(f.y.max, decadeAbove(tflops));
+        f.markers.push_back(ChartMarker{
+            {p.intensity, tflops},
+            i < kMaxLabelled ? p.shortName : std::string{},
+            launchText(p.name, p.id) + ": " + formatSignificant(p.intensity, 4) +
+                " FLOP/B = " + formatSi(p.flops, "FLOP") + " ÷ " + formatBytes(p.dramBytes) +
+                " DRAM; " + formatSi(p.flopPerS, "FLOP/s") + " = " + formatSi(p.flops, "FLOP") +
+                " in " + formatSi(p.durationNs * 1e-9, "s") + " (" + p.file + ")",
+            5,
+            false,
+            true});
+    }
+    f.footnote = "Dots: your launches, x = FLOPs ÷ DRAM bytes, y = FLOPs ÷ duration (Nsight "
+                 "Compute). Roofs: " +
+                 s.gpu->name + ", " + cite(*s.gpu, "memory_bandwidth_gbs") + ".";
+
+    FactsFrame facts;
+    facts.title = "Your kernels · " + std::to_string(k.points.size()) + " plotted, " +
+                  std::to_string(k.skipped.size()) + " not plotted";
+    for (const auto& [file, device] : k.devices)
+        facts.rows.push_back({"the CSV's device", device, file, false});
+    facts.rows.push_back({"roofs drawn for (GPU parameter)",
+                          s.gpu->name + ", compute capability " + s.gpu->computeCapability,
+                          "hardware catalogue", true});
+    for (std::size_t i = 0; i < k.points.size() && i < kMaxRows; ++i) {
+        const auto& p = k.points[i];
+        facts.rows.push_back(
+            {launchText(p.shortName, p.id),
+             formatSignificant(p.intensity, 4) + " FLOP/B · " + formatSi(p.flopPerS, "FLOP/s"),
+             p.file, false});
+    }
+    if (k.points.size() > kMaxRows)
+        facts.rows.push_back({"more plotted launches", std::to_string(k.points.size() - kMaxRows),
+                              "the chart", false});
+    for (std::size_t i = 0; i < k.skipped.size() && i < kMaxRows; ++i) {
+        const auto& m = k.skipped[i];
+        facts.rows.push_back(
+            {"not plotted: " + launchText(m.shortName, m.id), m.reason, m.file, false});
+    }
+    if (k.skipped.size() > kMaxRows)
+        facts.rows.push_back(
+            {"more launches not plotted", std::to_string(k.skipped.size() - kMaxRows), "", false});
+    return Frames{{f, facts}};
+}
+
 } // namespace
 
 std::string RooflineScenario::question() const {
@@ -179,7 +265,8 @@ byte moved from HBM. Below the **ridge point** (peak ÷ bandwidth) a kernel is m
   (ignored here) grow with batch × sequence and pull the point back left.
 - Reference intensities: vector add 1/12, GEMV ≈1, softmax ≈0.6 (estimate), GEMM n/3 if each matrix moves once.
 
-The model ignores caches, KV cache and activations; live probes and imported Nsight Compute kernels come later.)";
+The model ignores caches, KV cache and activations. Open an Nsight Compute CSV (File → Open) to place your own
+kernels on the roofs.)";
 }
 
 std::vector<SourceRef> RooflineScenario::sources() const {
@@ -391,6 +478,23 @@ Story RooflineScenario::build(const Params& p) const {
                                 "peaks themselves: run the probes on a GPU to see how far "
                                 "below them real kernels land."),
          4.0, [s, probes](double) { return probeFrames(s, *probes); }});
+    if (!importedSet().ncu.empty()) {
+        auto kernels = std::make_shared<const ImportedKernels>(importedKernels());
+        std::string narration =
+            std::to_string(kernels->points.size()) +
+            " of your launches have FLOPs, DRAM bytes "
+            "and a duration and sit where they ran: x = FLOPs ÷ DRAM bytes, y = FLOPs ÷ time.";
+        if (!kernels->skipped.empty())
+            narration += " " + std::to_string(kernels->skipped.size()) +
+                         " are not plotted; the table says which metric is missing (collect "
+                         "them with --section SpeedOfLight_RooflineChart or the "
+                         "smsp__sass_thread_inst_executed_op_* and dram__bytes metrics).";
+        narration += " The roofs are " + gpuName +
+                     "'s, the GPU parameter; the table names the "
+                     "device the CSV was measured on.";
+        story.steps.push_back({"Your Nsight Compute kernels", narration, 4.0,
+                               [s, kernels](double) { return importedKernelFrames(s, *kernels); }});
+    }
     return story;
 }
 

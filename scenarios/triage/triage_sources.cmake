@@ -1,1 +1,7 @@
 # Sources of the slowdown triage (C4): target_sources(wb_scenarios PRIVATE ${CMAKE_CURRENT_LIST_DIR}/...)
+target_sources(wb_scenarios PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/kineto_trace_generator.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_analysis.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/triage_verdict.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slowdown_triage_scenario.cpp
+)

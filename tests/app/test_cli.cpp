@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -267,6 +268,90 @@ private slots:
         const QString expected = dir.filePath("warpboard-roofline-step2.png");
         QVERIFY(QFile::exists(expected));
         QVERIFY(p.readAllStandardOutput().contains("warpboard-roofline-step2.png"));
+    }
+    void calcParallelismModels() {
+        const Result pipe = runWarpboard({"calc", "pipeline", "--stages", "4", "--microbatches",
+                                          "8", "--interleave", "2", "--json"});
+        QCOMPARE(pipe.code, 0);
+        QCOMPARE(jsonOf(pipe)["bubble_fraction"].toDouble(), 3.0 / 16.0);
+        const Result step = runWarpboard(
+            {"calc",    "step", "--params", "7e9",  "--layers",      "32", "--hidden",       "4096",
+             "--heads", "32",   "--seq",    "4096", "--micro-batch", "1",  "--global-batch", "512",
+             "--tp",    "8",    "--pp",     "1",    "--dp",          "16", "--zero",         "1",
+             "--json"});
+        QVERIFY2(step.code == 0, step.err.constData());
+        const QJsonObject j = jsonOf(step);
+        QCOMPARE(j["flops_per_step"].toDouble(), 6.0 * 7e9 * 512 * 4096);
+        QCOMPARE(j["tp"].toObject()["link"].toString(), QString("nvlink"));
+        QCOMPARE(j["dp"].toObject()["link"].toString(), QString("network"));
+        QVERIFY(j["mfu"].toDouble() > 0 && j["mfu"].toDouble() < 1);
+        const Result coll =
+            runWarpboard({"calc", "collective", "--op", "alltoall", "--ranks", "16", "--bytes",
+                          "1e9", "--topology", "nodes=2,gpus_per_node=8", "--json"});
+        QCOMPARE(coll.code, 0);
+        QCOMPARE(jsonOf(coll)["bottleneck_link"].toString(), QString("network"));
+        // Bad layouts are refused with the reason.
+        const Result bad = runWarpboard(
+            {"calc",    "step", "--params", "7e9",  "--layers",      "32", "--hidden",       "4096",
+             "--heads", "32",   "--seq",    "4096", "--micro-batch", "1",  "--global-batch", "512",
+             "--tp",    "5",    "--pp",     "1",    "--dp",          "1",  "--json"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("heads"), bad.err.constData());
+        const Result zero =
+            runWarpboard({"calc", "collective", "--op", "allreduce", "--ranks", "16", "--bytes",
+                          "1e9", "--topology", "nodes=2,network_gbs=0", "--json"});
+        QCOMPARE(zero.code, 2);
+        QVERIFY2(zero.err.contains("network_gbs"), zero.err.constData());
+    }
+    void filesOpenInTheLessonThatDrawsThem() {
+        // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.
+        QTemporaryDir dir;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("QT_QPA_PLATFORM");
+        env.remove("DISPLAY");
+        env.remove("WAYLAND_DISPLAY");
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(dir.path());
+        p.start(WARPBOARD_BIN, {QString(WB_TEST_DATA) + "/import/ncu_rtx5070_gemm_naive.csv"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QStringList pngs = QDir(dir.path()).entryList({"warpboard-roofline-step*.png"});
+        QCOMPARE(pngs.size(), 1);
+        QVERIFY(p.readAllStandardOutput().contains(pngs.front().toUtf8()));
+
+        const Result missing = runWarpboard({"no-such-file.json"});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.contains("no-such-file.json"));
+    }
+    void exportDrawsImportedFiles() {
+        QTemporaryDir dir;
+        const QString mine = dir.filePath("mine.png");
+        const QString ncu = QString(WB_TEST_DATA) + "/import/ncu_rtx5070_gemm_naive.csv";
+        // The step count, from the out-of-range message ("has steps 1…K").
+        const Result range = runWarpboard({"export", "roofline", "--step", "999", "--out", mine});
+        QCOMPARE(range.code, 2);
+        const QString text = QString::fromUtf8(range.err);
+        const qsizetype at = text.indexOf("1…");
+        QVERIFY2(at >= 0, range.err.constData());
+        const int steps = text.mid(at + 2).section(QRegularExpression("[^0-9]"), 0, 0).toInt();
+        QVERIFY(steps > 1);
+        // Imported kernels add a step about them; without the import it does not exist.
+        const QString extra = QString::number(steps + 1);
+        QCOMPARE(runWarpboard({"export", "roofline", "--step", extra, "--out", mine}).code, 2);
+        const Result r =
+            runWarpboard({"export", "roofline", "--step", extra, "--out", mine, "--import", ncu});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFile::exists(mine));
+
+        QFile cut(dir.filePath("cut.json"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1");
+        cut.close();
+        const Result bad = runWarpboard(
+            {"export", "roofline", "--step", "1", "--out", mine, "--import", cut.fileName()});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("cut.json") && bad.err.contains("byte"), bad.err.constData());
     }
 };
 

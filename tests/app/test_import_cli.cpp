@@ -80,6 +80,109 @@ private slots:
         QCOMPARE(files[1].toObject()["comm_kernels"].toInt(), 10);
     }
 
+    // The slowdown triage on HTA's sampled pair (copied into tests/data/import): two ranks
+    // of 128; rank 1 computes 29 % more, but rank 0 waits only 17 ms more than it — not a
+    // straggler holding the collectives (see tests/scenarios/test_triage.cpp): "none".
+    void triageOnHtaPair() {
+        const Result r =
+            runWarpboard({"import", kData + "hta_sampled_rank-1.json.gz",
+                          kData + "hta_sampled_rank-0.json.gz", "--summary", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["ranks"].toInt(), 2);
+        QCOMPARE(o["verdict"].toString(), QString("none"));
+        QVERIFY(o.contains("straggler_rank") && o["straggler_rank"].isNull());
+        QVERIFY(o["evidence"].toString().contains("rank 1 computes"));
+        const QJsonArray perRank = o["per_rank"].toArray();
+        QCOMPARE(perRank.size(), 2);
+        QCOMPARE(perRank[0].toObject()["rank"].toInt(), 0);
+        QCOMPARE(perRank[1].toObject()["rank"].toInt(), 1);
+        // Files keep the order given (rank 1 first) and carry their own rank's figures.
+        const QJsonArray files = o["files"].toArray();
+        QCOMPARE(files[0].toObject()["rank"].toInt(), 1);
+        for (const char* key : {"compute_us", "comm_us", "wait_us", "overlap_pct", "idle_us"}) {
+            QVERIFY2(perRank[1].toObject()[key].isDouble(), key);
+            QCOMPARE(files[0].toObject()[key].toDouble(), perRank[1].toObject()[key].toDouble());
+            QCOMPARE(files[1].toObject()[key].toDouble(), perRank[0].toObject()[key].toDouble());
+        }
+        // Rank 0: 10 SendRecv kernels, 396 199 µs in all (Python over the JSON), no two at once.
+        QCOMPARE(perRank[0].toObject()["comm_us"].toDouble(), 396199.0);
+        QVERIFY(perRank[1].toObject()["compute_us"].toDouble() >
+                1.2 * perRank[0].toObject()["compute_us"].toDouble());
+        QVERIFY(perRank[0].toObject()["wait_us"].toDouble() >
+                perRank[1].toObject()["wait_us"].toDouble());
+        const Result plain = runWarpboard(
+            {"import", kData + "hta_sampled_rank-0.json.gz", kData + "hta_sampled_rank-1.json.gz"});
+        QCOMPARE(plain.code, 0);
+        QVERIFY2(plain.out.contains("\nverdict: none: "), plain.out.constData());
+    }
+
+    // Generated lesson traces written by `import --generate`, read back by `import`: the
+    // verdict names the case, and the straggler's rank.
+    void triageOnGeneratedFiles_data() {
+        QTest::addColumn<QString>("kase");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<int>("ranks");
+        QTest::addRow("healthy") << "healthy"
+                                 << "none" << 4;
+        QTest::addRow("straggler") << "straggler"
+                                   << "straggler" << 4;
+        QTest::addRow("fabric") << "fabric"
+                                << "fabric" << 8;
+        QTest::addRow("overlap") << "overlap"
+                                 << "overlap" << 2;
+    }
+    void triageOnGeneratedFiles() {
+        QFETCH(QString, kase);
+        QFETCH(QString, expected);
+        QFETCH(int, ranks);
+        QTemporaryDir dir;
+        QStringList genArgs = {"import",  "--generate",           kase,     "--out", dir.path(),
+                               "--ranks", QString::number(ranks), "--seed", "3"};
+        if (kase == "straggler")
+            genArgs << "--straggler-rank"
+                    << "2";
+        const Result gen = runWarpboard(genArgs);
+        QCOMPARE(gen.code, 0);
+        QStringList args = {"import"};
+        for (int r = ranks - 1; r >= 0; --r)
+            args << dir.filePath(QString("rank-%1.json").arg(r));
+        args << "--summary"
+             << "--json";
+        const Result r = runWarpboard(args);
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["ranks"].toInt(), ranks);
+        QCOMPARE(o["verdict"].toString(), expected);
+        QCOMPARE(o["files"].toArray().size(), ranks);
+        const QJsonArray perRank = o["per_rank"].toArray();
+        QCOMPARE(perRank.size(), ranks);
+        if (expected == "straggler") {
+            QCOMPARE(o["straggler_rank"].toInt(-1), 2);
+            // The straggler waits least; everyone else waits longer.
+            for (int k = 0; k < ranks; ++k)
+                if (k != 2)
+                    QVERIFY(perRank[k].toObject()["wait_us"].toDouble() >
+                            perRank[2].toObject()["wait_us"].toDouble());
+        } else {
+            QVERIFY(o["straggler_rank"].isNull());
+        }
+        if (expected == "overlap")
+            QVERIFY(perRank[0].toObject()["overlap_pct"].toDouble() < 1.0);
+        else
+            QVERIFY(perRank[0].toObject()["overlap_pct"].toDouble() > 15.0);
+        QVERIFY(!o["evidence"].toString().isEmpty());
+    }
+
+    void generateUsageErrors() {
+        QTemporaryDir dir;
+        const Result bad = runWarpboard({"import", "--generate", "slow", "--out", dir.path()});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("healthy, straggler, fabric or overlap"));
+        const Result noOut = runWarpboard({"import", "--generate", "fabric"});
+        QCOMPARE(noOut.code, 2);
+    }
+
     void truncatedFileIsAnError() {
         QFile in(kData + "catapult_flow_simple.json");
         QVERIFY(in.open(QIODevice::ReadOnly));

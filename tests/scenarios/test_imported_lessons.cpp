@@ -1,0 +1,411 @@
+// The user's imported files in the lesson scenarios: Nsight Compute kernels on the roofline
+// and in occupancy, nccl-tests rows against the α-β model (and the fit), NCCL rings and trees
+// as a CommGraphFrame. An empty imported set must leave every story exactly as it was.
+#include "collectives/collective_cost.h"
+#include "engine/imported_set.h"
+#include "engine/number_format.h"
+#include "engine/registry.h"
+#include "frames/frame.h"
+#include "import/import_registry.h"
+#include "imported/nccl_tests_fit.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+
+using namespace wb;
+
+namespace {
+
+const std::string kData = std::string(WB_TEST_DATA) + "/import/";
+
+std::shared_ptr<const ImportResult> import(const std::string& path) {
+    auto r = importFile(path);
+    if (std::holds_alternative<ImportError>(r))
+        qFatal("import of %s failed", path.c_str());
+    return std::shared_ptr<const ImportResult>(std::move(std::get<0>(r)));
+}
+
+Story build(const std::string& id,
+            const std::vector<std::pair<std::string, std::string>>& set = {}) {
+    const Scenario* s = findScenario(id);
+    if (s == nullptr)
+        qFatal("no scenario %s", id.c_str());
+    Params p(s->parameters());
+    for (const auto& [k, v] : set)
+        if (auto err = p.set(k, v))
+            qFatal("%s", err->c_str());
+    return s->build(p);
+}
+
+const Step* stepTitled(const Story& story, const std::string& title) {
+    for (const auto& step : story.steps)
+        if (step.title == title)
+            return &step;
+    return nullptr;
+}
+
+template <typename F> F frameOf(const Frames& frames, int nth = 0) {
+    for (const auto& item : frames.items)
+        if (const auto* f = std::get_if<F>(&item))
+            if (nth-- == 0)
+                return *f;
+    qFatal("frame kind not in the step");
+}
+
+// The row labelled `label`, or one whose label says it is missing (so comparisons fail).
+FactRow row(const FactsFrame& f, const std::string& label) {
+    for (const auto& r : f.rows)
+        if (r.label == label)
+            return r;
+    return FactRow{"<missing> " + label, "<missing>", "<missing>", false};
+}
+
+bool hasRow(const FactsFrame& f, const std::string& label) {
+    return row(f, label).value != "<missing>";
+}
+
+const ChartSeries* series(const ChartFrame& f, const std::string& prefix) {
+    for (const auto& s : f.series)
+        if (s.name.rfind(prefix, 0) == 0)
+            return &s;
+    return nullptr;
+}
+
+// A long-format `ncu --csv` with two launches, written by hand so every number is known.
+// Launch 0, "void ns::k_fma<4>(float*)": block (256,1,1), 128 registers per thread,
+//   ffma 1,000,000 + fadd 500,000 thread instructions → 2·1e6 + 5e5 = 2.5e6 FLOP,
+//   DRAM 1,000,000 B read + 250,000 B written = 1.25e6 B → intensity 2.5e6 / 1.25e6 = 2 FLOP/B,
+//   1,000 ns → 2.5e6 FLOP / 1e-6 s = 2.5e12 FLOP/s = 2.5 TFLOP/s;
+//   achieved 20 %, theoretical 25 %, the register limit allows the fewest blocks (2).
+// Launch 1, "copy(float*)": DRAM bytes and duration but no FLOP metrics → not plotted.
+std::string writeHandCsv(const QTemporaryDir& dir) {
+    const std::string path = dir.path().toStdString() + "/hand.csv";
+    std::ofstream out(path);
+    out << "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+           "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","
+           "\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+    auto line = [&](int id, const char* kernel, const char* block, const char* metric,
+                    const char* unit, const char* value) {
+        out << "\"" << id << "\",\"1\",\"app\",\"host\",\"" << kernel << "\",\"1\",\"7\",\""
+            << block << "\",\"(64, 1, 1)\",\"0\",\"9.0\",\"s\",\"" << metric << "\",\"" << unit
+            << "\",\"" << value << "\"\n";
+    };
+    const char* k0 = "void ns::k_fma<4>(float *)";
+    const char* b0 = "(256, 1, 1)";
+    line(0, k0, b0, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", "1,000,000");
+    line(0, k0, b0, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "500,000");
+    line(0, k0, b0, "dram__bytes_read.sum", "byte", "1,000,000");
+    line(0, k0, b0, "dram__bytes_write.sum", "byte", "250,000");
+    line(0, k0, b0, "gpu__time_duration.sum", "nsecond", "1,000");
+    line(0, k0, b0, "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "20");
+    line(0, k0, b0, "sm__maximum_warps_per_active_cycle_pct", "%", "25");
+    line(0, k0, b0, "launch__registers_per_thread", "register/thread", "128");
+    line(0, k0, b0, "launch__occupancy_limit_registers", "block", "2");
+    line(0, k0, b0, "launch__occupancy_limit_warps", "block", "8");
+    const char* k1 = "copy(float *)";
+    line(1, k1, b0, "dram__bytes_read.sum", "byte", "4,000");
+    line(1, k1, b0, "dram__bytes_write.sum", "byte", "4,000");
+    line(1, k1, b0, "gpu__time_duration.sum", "nsecond", "2,000");
+    return path;
+}
+
+// nccl-tests rows made by the model itself: all_reduce_perf on `ranks` ranks.
+std::shared_ptr<const ImportResult> syntheticAllReduce(int ranks, const AlphaBeta& ab,
+                                                       AllReduceAlgorithm a) {
+    auto r = std::make_shared<NcclTestsResult>();
+    r->format = "nccl-tests";
+    r->path = "/tmp/synthetic_all_reduce.txt";
+    r->test = "all_reduce_perf";
+    r->nranks = ranks;
+    for (std::int64_t k = 8; k <= (std::int64_t(1) << 33); k *= 4) {
+        const auto c = allReduceCost(a, ranks, static_cast<double>(k), ab);
+        NcclTestsRow row;
+        row.size = k;
+        row.count = k / 4;
+        row.type = "float";
+        row.outOfPlace = {c.timeS * 1e6, c.algbwBytesPerS / 1e9, c.busbwBytesPerS / 1e9, 0, {}};
+        row.inPlace = row.outOfPlace;
+        r->rows.push_back(row);
+    }
+    return r;
+}
+
+// Every step's title, narration and frames at a few t, for comparing two builds.
+void compareSteps(const Story& a, const Story& b, std::size_t count) {
+    QVERIFY(a.steps.size() >= count && b.steps.size() >= count);
+    for (std::size_t i = 0; i < count; ++i) {
+        QCOMPARE(a.steps[i].title, b.steps[i].title);
+        QCOMPARE(a.steps[i].narration, b.steps[i].narration);
+        for (double t : {0.0, 0.5, 1.0})
+            QVERIFY(a.steps[i].frames(t) == b.steps[i].frames(t));
+    }
+}
+
+} // namespace
+
+class TestImportedLessons : public QObject {
+    Q_OBJECT
+private slots:
+    void cleanup() { importedSet() = ImportedSet(); }
+
+    void emptySetLeavesStoriesUnchanged() {
+        for (const std::string id : {"roofline", "occupancy", "ring-allreduce"}) {
+            const Story before = build(id);
+            QCOMPARE(firstImportedStep(before), -1);
+            // With files imported the lesson's own steps stay as they were, "Your" steps follow.
+            QTemporaryDir dir;
+            importedSet().addBatch(
+                {import(writeHandCsv(dir)), import(kData + "aws_2x_p5_h100_efa_allreduce_srun.txt"),
+                 import(kData + "nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log.gz")});
+            const Story with = build(id);
+            QVERIFY(with.steps.size() > before.steps.size());
+            QCOMPARE(firstImportedStep(with), static_cast<int>(before.steps.size()));
+            compareSteps(before, with, before.steps.size());
+            // Emptied again: the very same story as before any import.
+            importedSet() = ImportedSet();
+            const Story after = build(id);
+            QCOMPARE(after.steps.size(), before.steps.size());
+            compareSteps(before, after, before.steps.size());
+        }
+    }
+
+    void kernelsAreDotsOnTheRoofline() {
+        QTemporaryDir dir;
+        importedSet().addBatch({import(writeHandCsv(dir))});
+        const Story story = build("roofline", {{"gpu", "h100-sxm"}});
+        const Step* step = stepTitled(story, "Your Nsight Compute kernels");
+        QVERIFY(step != nullptr);
+        const Frames frames = step->frames(0.0);
+        importedSet() = ImportedSet(); // the story keeps its own copy
+        QVERIFY(step->frames(0.0) == frames);
+        const auto chart = frameOf<ChartFrame>(frames);
+        QCOMPARE(chart.markers.size(), std::size_t(1)); // only launch 0 has FLOPs
+        const ChartMarker& dot = chart.markers.front();
+        QCOMPARE(dot.at.x, 2.0);                    // 2.5e6 FLOP / 1.25e6 B
+        QVERIFY(std::fabs(dot.at.y - 2.5) < 1e-12); // 2.5e12 FLOP/s in TFLOP/s
+        QCOMPARE(dot.label, std::string("k_fma<4>"));
+        QVERIFY(dot.tooltip.find("void ns::k_fma<4>(float *)") != std::string::npos);
+        QVERIFY(dot.tooltip.find("2.5 MFLOP") != std::string::npos);
+        QVERIFY(dot.tooltip.find("1.25 MB") != std::string::npos);
+        QVERIFY(dot.tooltip.find("2.5 TFLOP/s") != std::string::npos);
+        QVERIFY(dot.tooltip.find("1 µs") != std::string::npos);
+        QVERIFY(dot.tooltip.find("hand.csv") != std::string::npos);
+        const auto facts = frameOf<FactsFrame>(frames);
+        const FactRow skipped = row(facts, "not plotted: copy #1");
+        QVERIFY(skipped.value != "<missing>");
+        QVERIFY(skipped.value.find("no FLOP counts") != std::string::npos);
+        const FactRow device = row(facts, "the CSV's device");
+        QVERIFY(device.value != "<missing>");
+        QCOMPARE(device.value, std::string("device 0, compute capability 9.0"));
+        const FactRow gpu = row(facts, "roofs drawn for (GPU parameter)");
+        QVERIFY(gpu.value.find("H100") != std::string::npos);
+    }
+
+    void realCsvsWithoutFlopsAreListedNotPlotted() {
+        importedSet().addBatch({import(kData + "ncu_rtx5070_saxpy.csv"),
+                                import(kData + "ncu_rtx5070_gemm_naive.csv")});
+        const Story story = build("roofline");
+        const Step* step = stepTitled(story, "Your Nsight Compute kernels");
+        QVERIFY(step != nullptr);
+        const auto frames = step->frames(1.0);
+        QVERIFY(frameOf<ChartFrame>(frames).markers.empty());
+        const auto facts = frameOf<FactsFrame>(frames);
+        const FactRow saxpy = row(facts, "not plotted: saxpy_kernel #0");
+        QVERIFY(saxpy.value != "<missing>");
+        QVERIFY(saxpy.value.find("no FLOP counts") != std::string::npos);
+        QCOMPARE(saxpy.source, std::string("ncu_rtx5070_saxpy.csv"));
+        QVERIFY(hasRow(facts, "not plotted: gemm_naive_kernel #0"));
+        QCOMPARE(row(facts, "the CSV's device").value,
+                 std::string("device 0, compute capability 12.0"));
+    }
+
+    void occupancyShowsMeasuredAndTheCalculator() {
+        QTemporaryDir dir;
+        importedSet().addBatch(
+            {import(writeHandCsv(dir)), import(kData + "ncu_rtx5070_gemm_naive.csv")});
+        const Story story = build("occupancy", {{"gpu", "h100-sxm"}});
+        const Step* step = stepTitled(story, "Your kernels' occupancy");
+        QVERIFY(step != nullptr);
+        const auto frames = step->frames(0.0);
+        const auto chart = frameOf<ChartFrame>(frames);
+        // Launch 0 of the hand CSV at x = 1: achieved 20 %, theoretical 25 %, and the
+        // calculator for 256 threads × 128 registers on H100: 128·32 = 4096 registers per warp,
+        // 65536 / 4096 = 16 warps = 2 blocks of 8 warps → 16 / 64 = 25 %.
+        const ChartSeries* achieved = series(chart, "achieved");
+        const ChartSeries* theoretical = series(chart, "theoretical");
+        const ChartSeries* calc = series(chart, "calculator");
+        QVERIFY(achieved && theoretical && calc);
+        QCOMPARE(achieved->points.front().x, 1.0);
+        QCOMPARE(achieved->points.front().y, 20.0);
+        QCOMPARE(theoretical->points.front().y, 25.0);
+        QCOMPARE(calc->points.front().y, 25.0);
+        // gemm_naive (x = 3): achieved 66.61 %; block 32×32 = 1024 threads, registers not in
+        // the CSV (not limiting) → 2 blocks × 32 warps = 64 warps → 100 %.
+        QCOMPARE(achieved->points.back().x, 3.0);
+        QCOMPARE(achieved->points.back().y, 66.61);
+        QCOMPARE(calc->points.back().y, 100.0);
+        const auto facts = frameOf<FactsFrame>(frames);
+        const FactRow first = row(facts, "k_fma<4> #0 · 256 threads, 128 registers");
+        QVERIFY(first.value != "<missing>");
+        QVERIFY(first.value.find("achieved 20 %") != std::string::npos);
+        QVERIFY(first.value.find("theoretical 25 % (registers)") != std::string::npos);
+        QVERIFY(first.value.find("calculator 25 % (registers)") != std::string::npos);
+        const FactRow naive = row(facts, "gemm_naive_kernel #0 · 1024 threads");
+        QVERIFY(naive.value != "<missing>");
+        QVERIFY(naive.value.find("registers not in the CSV") != std::string::npos);
+    }
+
+    void fitRecoversAlphaAndBandwidth() {
+        for (auto a : {AllReduceAlgorithm::Ring, AllReduceAlgorithm::DoubleBinaryTree}) {
+            const AlphaBeta truth{7e-6, 40e9};
+            std::vector<TimedSize> times;
+            for (double k = 8; k < 2e10; k *= 2)
+                times.push_back({k, allReduceCost(a, 8, k, truth).timeS});
+            const AlphaBetaFit fit = fitAllReduceAlphaBeta(a, 8, times);
+            QVERIFY(fit.ok);
+            QVERIFY(std::fabs(fit.ab.alphaS / truth.alphaS - 1.0) < 1e-9);
+            QVERIFY(std::fabs(fit.ab.bandwidthBytesPerS / truth.bandwidthBytesPerS - 1.0) < 1e-9);
+            QVERIFY(fit.rmsRelative < 1e-9);
+        }
+        // Times that fall with size cannot be fitted; the fit says so instead of lying.
+        const AlphaBetaFit bad = fitAllReduceAlphaBeta(AllReduceAlgorithm::Ring, 4,
+                                                       {{1e3, 2e-3}, {1e6, 1e-3}, {1e9, 1e-6}});
+        QVERIFY(!bad.ok);
+        QVERIFY(!bad.problem.empty());
+    }
+
+    void stepReportsTheFitWithUnits() {
+        importedSet().addBatch({syntheticAllReduce(8, {7e-6, 40e9}, AllReduceAlgorithm::Ring)});
+        const Story story = build("ring-allreduce", {{"algorithm", "ring"}});
+        const Step* step = stepTitled(story, "Your nccl-tests vs the model");
+        QVERIFY(step != nullptr);
+        const auto frames = step->frames(0.0);
+        const auto facts = frameOf<FactsFrame>(frames);
+        QCOMPARE(row(facts, "α-β fit: latency α").value, std::string("7 µs"));
+        QCOMPARE(row(facts, "α-β fit: bandwidth B").value, std::string("40 GB/s"));
+        QCOMPARE(row(facts, "test").value, std::string("all_reduce_perf"));
+        QCOMPARE(row(facts, "ranks N").value, std::string("8"));
+        const auto chart = frameOf<ChartFrame>(frames);
+        QVERIFY(chart.x.log);
+        // The fitted curve lies on the measured points (they came from the same model).
+        const ChartSeries* fitted = series(chart, "α-β fit");
+        const ChartSeries* measured = series(chart, "measured, out-of-place");
+        const ChartSeries* model = series(chart, "Ring model");
+        QVERIFY(fitted && measured && model);
+        const auto largest = measured->points.back();
+        QVERIFY(
+            std::fabs(
+                largest.y -
+                allReduceCost(AllReduceAlgorithm::Ring, 8, largest.x, {7e-6, 40e9}).busbwBytesPerS /
+                    1e9) < 1e-9);
+        // The model curve uses the scenario's α = 5 µs, B = 50 GB/s and the file's N = 8.
+        const ChartPoint m0 = model->points.front();
+        QVERIFY(std::fabs(
+                    m0.y -
+                    allReduceCost(AllReduceAlgorithm::Ring, 8, m0.x, {5e-6, 50e9}).busbwBytesPerS /
+                        1e9) < 1e-12);
+    }
+
+    void realNcclTestsRowsArePlotted() {
+        importedSet().addBatch({import(kData + "aws_2x_p5_h100_efa_allreduce_srun.txt")});
+        const Story story = build("ring-allreduce");
+        const Step* step = stepTitled(story, "Your nccl-tests vs the model");
+        QVERIFY(step != nullptr);
+        const auto frames = step->frames(0.0);
+        const auto chart = frameOf<ChartFrame>(frames);
+        const ChartSeries* out = series(chart, "measured, out-of-place");
+        const ChartSeries* in = series(chart, "measured, in-place");
+        QVERIFY(out && in);
+        // 8 B … 16 GiB, doubling: 32 rows (file lines "8 … 0.00" to "17179869184 … 487.09").
+        QCOMPARE(out->points.size(), std::size_t(32));
+        QCOMPARE(out->points.front().x, 8.0);
+        QCOMPARE(out->points.front().y, 0.0);
+        QCOMPARE(out->points.back().x, 17179869184.0);
+        QCOMPARE(out->points.back().y, 487.09);
+        QCOMPARE(in->points.back().y, 487.26);
+        QCOMPARE(out->points[20].x, 8388608.0); // "8388608 … 204.8 40.96 76.80"
+        QCOMPARE(out->points[20].y, 76.80);
+        QCOMPARE(in->points[20].y, 78.20);
+        // No test name and no rank lines: all-reduce from busbw ÷ algbw > 1, and N = 16 from
+        // 2(N−1)/N = 1.875 (e.g. 487.09 / 259.78).
+        const auto facts = frameOf<FactsFrame>(frames);
+        QCOMPARE(row(facts, "ranks N").value, std::string("16"));
+        QVERIFY(row(facts, "ranks N").source.find("inferred") != std::string::npos);
+        QVERIFY(series(chart, "Ring model") != nullptr);
+        QVERIFY(hasRow(facts, "α-β fit: latency α"));
+    }
+
+    void otherTestsArePlottedWithANote() {
+        auto r = std::make_shared<NcclTestsResult>(*std::static_pointer_cast<const NcclTestsResult>(
+            syntheticAllReduce(4, {5e-6, 50e9}, AllReduceAlgorithm::Ring)));
+        r->test = "all_gather_perf";
+        importedSet().addBatch({r});
+        const Story story = build("ring-allreduce");
+        const Step* step = stepTitled(story, "Your nccl-tests vs the model");
+        QVERIFY(step != nullptr);
+        const auto chart = frameOf<ChartFrame>(step->frames(0.0));
+        QVERIFY(series(chart, "measured, out-of-place") != nullptr);
+        QVERIFY(series(chart, "Ring model") == nullptr);
+        QVERIFY(series(chart, "α-β fit") == nullptr);
+        QVERIFY(chart.footnote.find("all_gather_perf is plotted as measured") != std::string::npos);
+    }
+
+    void ringsAndTreesFromARealLog() {
+        importedSet().addBatch(
+            {import(kData + "nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log.gz")});
+        const Story story = build("ring-allreduce");
+        // The file is nccl-tests output with INFO lines: both steps appear.
+        QVERIFY(stepTitled(story, "Your nccl-tests vs the model") != nullptr);
+        const Step* step = stepTitled(story, "Your NCCL rings and trees");
+        QVERIFY(step != nullptr);
+        const auto frames = step->frames(0.0);
+        const auto graph = frameOf<CommGraphFrame>(frames);
+        QCOMPARE(graph.nodes.size(), std::size_t(2));
+        QCOMPARE(graph.channels, 24);
+        // "Channel 00/24 : 0 1" … 24 rings of 0 → 1 → 0: two directed edges per channel, each
+        // "via P2P/direct pointer" in the log.
+        int ring = 0, tree = 0;
+        for (const auto& e : graph.edges) {
+            if (e.kind == CommGraphEdge::Kind::Ring) {
+                ++ring;
+                QCOMPARE(e.transport, std::string("P2P/direct"));
+                QVERIFY(e.from != e.to);
+            } else {
+                ++tree;
+            }
+        }
+        QCOMPARE(ring, 48);
+        QVERIFY(tree >= 24); // one parent → child edge per tree channel
+        const auto& first = graph.edges.front();
+        QVERIFY(first.kind == CommGraphEdge::Kind::Ring);
+        QCOMPARE(first.channel, 0);
+        QCOMPARE(first.from, 0);
+        QCOMPARE(first.to, 1);
+        QVERIFY(first.tip.find("P2P/direct") != std::string::npos);
+        // "Trees" lines: channel 0's root is rank 0 with child 1; channel 6's root is rank 1.
+        bool ch0 = false, ch6 = false;
+        for (const auto& e : graph.edges) {
+            if (e.kind != CommGraphEdge::Kind::Tree)
+                continue;
+            ch0 = ch0 || (e.channel == 0 && e.from == 0 && e.to == 1);
+            ch6 = ch6 || (e.channel == 6 && e.from == 1 && e.to == 0);
+        }
+        QVERIFY(ch0 && ch6);
+        QVERIFY(graph.transports.front() == "P2P/direct");
+        const auto facts = frameOf<FactsFrame>(frames);
+        QCOMPARE(row(facts, "channels").value, std::string("24"));
+        QCOMPARE(row(facts, "ranks").value, std::string("2 (comm)"));
+        QCOMPARE(row(facts, "NCCL version").value, std::string("2.27.7+cuda13.0"));
+        QVERIFY(row(facts, "network").value.rfind("IB", 0) == 0);
+        QVERIFY(row(facts, "transports (connections)").value.find("P2P/direct × 48") !=
+                std::string::npos);
+        QVERIFY(hasRow(facts, "NVLS"));
+        // Frames are pure: the same at every t and after the set is emptied.
+        importedSet() = ImportedSet();
+        QVERIFY(step->frames(1.0) == frames);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestImportedLessons)
+#include "test_imported_lessons.moc"
