@@ -448,6 +448,15 @@ Story RingAllReduceScenario::build(const Params& p) const {
              return Frames{{busbwChart(s), busbwFacts(s)}};
          }});
     const ImportedSet& imported = importedSet();
+    {
+        std::vector<std::string> paths;
+        for (const auto& t : imported.ncclTests)
+            paths.push_back(t->path);
+        for (const auto& l : imported.ncclLogs)
+            if (std::find(paths.begin(), paths.end(), l.path) == paths.end())
+                paths.push_back(l.path);
+        story.provenance += importedNote(paths);
+    }
     for (const auto& tests : imported.ncclTests) {
         if (!tests)
             continue;

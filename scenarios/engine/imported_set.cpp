@@ -134,6 +134,19 @@ int firstImportedStep(const Story& story) {
     return -1;
 }
 
+std::string importedNote(const std::vector<std::string>& paths) {
+    if (paths.empty())
+        return {};
+    std::string out = "; \"Your …\" steps: IMPORTED from ";
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (i > 0)
+            out += ", ";
+        const auto slash = paths[i].find_last_of("/\\");
+        out += slash == std::string::npos ? paths[i] : paths[i].substr(slash + 1);
+    }
+    return out;
+}
+
 ImportedSet& importedSet() {
     static ImportedSet set;
     return set;

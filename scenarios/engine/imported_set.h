@@ -62,6 +62,10 @@ std::vector<std::string> lessonsForFormat(const std::string& format);
 // The first step of `story` about the user's data (its title starts with "Your"), or -1.
 int firstImportedStep(const Story& story);
 
+// What a story adds to its provenance when steps draw the user's files: "; Your … steps:
+// IMPORTED from a.csv, b.txt" (file names only), or "" for no paths.
+std::string importedNote(const std::vector<std::string>& paths);
+
 // The one set the app and the scenarios share.
 ImportedSet& importedSet();
 

@@ -504,6 +504,10 @@ Story OccupancyScenario::build(const Params& p) const {
                                return Frames{{measured, little}};
                            }});
     if (!importedSet().ncu.empty()) {
+        std::vector<std::string> paths;
+        for (const auto& n : importedSet().ncu)
+            paths.push_back(n->path);
+        story.provenance += importedNote(paths);
         auto imported =
             std::make_shared<const std::vector<ImportedOccupancy>>(importedOccupancy(calc));
         const GpuSpec gpuCopy = gpu;

@@ -479,6 +479,10 @@ Story RooflineScenario::build(const Params& p) const {
                                 "below them real kernels land."),
          4.0, [s, probes](double) { return probeFrames(s, *probes); }});
     if (!importedSet().ncu.empty()) {
+        std::vector<std::string> paths;
+        for (const auto& n : importedSet().ncu)
+            paths.push_back(n->path);
+        story.provenance += importedNote(paths);
         auto kernels = std::make_shared<const ImportedKernels>(importedKernels());
         std::string narration =
             std::to_string(kernels->points.size()) +

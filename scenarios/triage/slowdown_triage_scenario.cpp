@@ -79,15 +79,17 @@ FactsFrame figuresTable(const std::string& title, const Triaged& t, const std::s
     FactsFrame f;
     f.title = title;
     f.rows.push_back({"verdict", verdictText(t.verdict), "rules in the answer card", true});
+    // The two figures the verdict turns on as the value; the rest on the line below, so
+    // every row fits a slide column.
     for (const RankFigures& r : t.figures) {
         const bool straggler = t.verdict.stragglerRank && *t.verdict.stragglerRank == r.rank;
         f.rows.push_back({"rank " + std::to_string(r.rank),
-                          "compute " + ms(r.computeUs) + " · comm " + ms(r.commUs) + " · wait " +
-                              ms(r.waitUs) + " · overlap " + formatSignificant(r.overlapPct, 3) +
-                              " % · idle " + ms(r.idleUs),
-                          source, straggler});
+                          "compute " + ms(r.computeUs) + " · wait " + ms(r.waitUs),
+                          "comm " + ms(r.commUs) + " · overlap " +
+                              formatSignificant(r.overlapPct, 3) + " % · idle " + ms(r.idleUs) +
+                              " — " + source,
+                          straggler});
     }
-    f.rows.push_back({"evidence", t.verdict.evidence, source, false});
     return f;
 }
 
@@ -237,8 +239,8 @@ Story SlowdownTriageScenario::build(const Params& p) const {
                  mine->verdict.evidence + ".",
              6.0, [mine, ranks, origin](double) {
                  TimelineFrame tl = timeline("Your ranks · " + origin, *mine, ranks, false, 64);
-                 FactsFrame facts = figuresTable("Per rank · " + origin, *mine,
-                                                 "computed from your trace's kernels");
+                 FactsFrame facts =
+                     figuresTable("Your ranks · per rank", *mine, "from your trace's kernels");
                  return Frames{{tl, facts}};
              }});
     }
@@ -254,12 +256,13 @@ Story SlowdownTriageScenario::build(const Params& p) const {
         const auto t = cases.back();
         const std::string title = triageCaseTitle(c);
         story.steps.push_back(
-            {title + ": verdict " + verdictText(t->verdict), caseNarration(c, cfg), 6.0,
+            {title + ": verdict " + verdictText(t->verdict),
+             caseNarration(c, cfg) + " Evidence: " + t->verdict.evidence + ".", 6.0,
              [t, ranks, title](double) {
                  TimelineFrame tl =
                      timeline(title + " · generated (modeled, not measured)", *t, ranks, true, 16);
-                 FactsFrame facts = figuresTable(title + " · per rank", *t,
-                                                 "computed from the generated trace's kernels");
+                 FactsFrame facts =
+                     figuresTable(title + " · per rank", *t, "from the generated trace's kernels");
                  return Frames{{tl, facts}};
              }});
     }
