@@ -452,22 +452,22 @@ bool TimelineView::handlesKey(int key) const {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
     case Qt::Key_Minus:
-    case Qt::Key_Left:
-    case Qt::Key_Right:
-    case Qt::Key_Home:
     case Qt::Key_0:
-    case Qt::Key_Escape:
     case Qt::Key_PageUp:
     case Qt::Key_PageDown:
         return true;
+    case Qt::Key_Escape: // clears a selection; otherwise it leaves presentation mode
+        return m_hasSelection;
     default:
         return false;
     }
 }
 
 bool TimelineView::event(QEvent* event) {
-    // The window's shortcuts (Left/Right/Home step the story) yield while the timeline has
-    // focus, so its own navigation keys reach keyPressEvent.
+    // The window's shortcuts yield to the timeline's own keys while it has focus. The story
+    // keys (←/→/Space/Home/End) are not taken: a presenter stepping through the slides must
+    // not find them panning a timeline they clicked; W/S/A/D, +/− and 0 zoom, pan and fit.
+    // (Without a window around it, ←/→/Home reach keyPressEvent and pan/fit too.)
     if (event->type() == QEvent::ShortcutOverride) {
         auto* key = static_cast<QKeyEvent*>(event);
         if (handlesKey(key->key())) {
