@@ -1,5 +1,7 @@
 // The command line as a user runs it: JSON on stdout, errors on stderr with exit code 2,
 // exports that produce real PNG and SVG files.
+#include "cli_runner.h"
+
 #include <QDir>
 #include <QImage>
 #include <QJsonArray>
@@ -11,27 +13,8 @@
 #include <QtTest>
 
 namespace {
-struct Result {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result runWarpboard(const QStringList& args, bool headless = true) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (headless) {
-        // Like a server: no display at all; the program must pick offscreen itself.
-        env.remove("QT_QPA_PLATFORM");
-        env.remove("DISPLAY");
-        env.remove("WAYLAND_DISPLAY");
-    }
-    p.setProcessEnvironment(env);
-    p.start(WARPBOARD_BIN, args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using Result = wb::test::CliResult;
+using wb::test::runWarpboard;
 
 QJsonObject jsonOf(const Result& r) {
     QJsonParseError e;
@@ -255,19 +238,11 @@ private slots:
     }
     void guiWithoutDisplayRendersAPng() {
         QTemporaryDir dir;
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove("QT_QPA_PLATFORM");
-        env.remove("DISPLAY");
-        env.remove("WAYLAND_DISPLAY");
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(dir.path());
-        p.start(WARPBOARD_BIN, {"--scenario", "roofline", "--step", "2"});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 0);
+        const Result r = runWarpboard({"--scenario", "roofline", "--step", "2"}, true, dir.path());
+        QCOMPARE(r.code, 0);
         const QString expected = dir.filePath("warpboard-roofline-step2.png");
         QVERIFY(QFile::exists(expected));
-        QVERIFY(p.readAllStandardOutput().contains("warpboard-roofline-step2.png"));
+        QVERIFY(r.out.contains("warpboard-roofline-step2.png"));
     }
     void calcParallelismModels() {
         const Result pipe = runWarpboard({"calc", "pipeline", "--stages", "4", "--microbatches",
@@ -306,19 +281,12 @@ private slots:
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.
         QTemporaryDir dir;
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove("QT_QPA_PLATFORM");
-        env.remove("DISPLAY");
-        env.remove("WAYLAND_DISPLAY");
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(dir.path());
-        p.start(WARPBOARD_BIN, {QString(WB_TEST_DATA) + "/import/ncu_rtx5070_gemm_naive.csv"});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 0);
+        const Result r = runWarpboard(
+            {QString(WB_TEST_DATA) + "/import/ncu_rtx5070_gemm_naive.csv"}, true, dir.path());
+        QCOMPARE(r.code, 0);
         const QStringList pngs = QDir(dir.path()).entryList({"warpboard-roofline-step*.png"});
         QCOMPARE(pngs.size(), 1);
-        QVERIFY(p.readAllStandardOutput().contains(pngs.front().toUtf8()));
+        QVERIFY(r.out.contains(pngs.front().toUtf8()));
 
         const Result missing = runWarpboard({"no-such-file.json"});
         QCOMPARE(missing.code, 2);

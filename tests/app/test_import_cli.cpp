@@ -1,5 +1,7 @@
 // `warpboard import` as a user runs it: one JSON object on stdout, exit 2 with
 // "FILE: byte N: message" for a file it cannot read, usage errors with exit 2.
+#include "cli_runner.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,25 +11,8 @@
 #include <QtTest>
 
 namespace {
-struct Result {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result runWarpboard(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // No display at all: import must not need one.
-    env.remove("QT_QPA_PLATFORM");
-    env.remove("DISPLAY");
-    env.remove("WAYLAND_DISPLAY");
-    p.setProcessEnvironment(env);
-    p.start(WARPBOARD_BIN, args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using Result = wb::test::CliResult;
+using wb::test::runWarpboard;
 
 const QString kData = QStringLiteral(WB_TEST_DATA "/import/");
 const QString kCorpus = QStringLiteral(WB_SOURCE_DIR "/../shared/corpus/");

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers the scenario tests share: build a scenario with parameters, pick frames of a kind,
 // find a step, make a "recorded" trace, round-trip it through JSON, compare whole stories.
+#include "calc/calc_models.h"
 #include "engine/registry.h"
 #include "trace/trace_json.h"
 
@@ -11,6 +12,20 @@
 #include <vector>
 
 namespace wb::test {
+
+// One `warpboard calc` model run in-process with --key value arguments; a rejected
+// argument is a test bug (qFatal), a rejected combination throws CalcError.
+inline nlohmann::ordered_json
+runCalc(const char* model, std::initializer_list<std::pair<const char*, const char*>> args) {
+    const CalcModel* m = findCalcModel(model);
+    if (!m)
+        qFatal("no calc model %s", model);
+    Params p(m->arguments);
+    for (const auto& [k, v] : args)
+        if (auto e = p.set(k, v))
+            qFatal("%s", e->c_str());
+    return m->run(p);
+}
 
 inline Story build(const char* id,
                    std::initializer_list<std::pair<const char*, const char*>> set = {}) {

@@ -7,6 +7,7 @@
 #include "parallel/layout_search.h"
 #include "parallel/pipeline_schedule.h"
 #include "parallel/transformer_step.h"
+#include "scenario_test_helpers.h"
 
 #include <QtTest>
 #include <cmath>
@@ -19,15 +20,7 @@ bool near(double a, double b, double rel = 1e-9) {
     return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
 }
 
-nlohmann::ordered_json run(const char* model,
-                           std::initializer_list<std::pair<const char*, const char*>> args) {
-    const CalcModel* m = findCalcModel(model);
-    Params p(m->arguments);
-    for (const auto& [k, v] : args)
-        if (auto e = p.set(k, v))
-            throw std::runtime_error(*e);
-    return m->run(p);
-}
+using wb::test::runCalc;
 
 ClusterTopology nodes(int n) {
     ClusterTopology t;
@@ -78,7 +71,7 @@ private slots:
         QVERIFY(pipelineBubble(8, 32).ofTotal < 0.18);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pipelineBubble(0, 8));
         const auto j =
-            run("pipeline", {{"stages", "4"}, {"microbatches", "8"}, {"interleave", "2"}});
+            runCalc("pipeline", {{"stages", "4"}, {"microbatches", "8"}, {"interleave", "2"}});
         QCOMPARE(j["bubble_fraction"].get<double>(), 3.0 / 16.0);
     }
     void sixNDAndMegatronFlops() {
@@ -207,16 +200,16 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseRankOrder("tp-tp-dp"));
         QVERIFY(parseRankOrder("dp-tp-pp") ==
                 (std::vector<Strategy>{Strategy::DP, Strategy::TP, Strategy::PP}));
-        QVERIFY_THROWS_EXCEPTION(CalcError, run("step", {{"params", "7e9"},
-                                                         {"layers", "32"},
-                                                         {"hidden", "4096"},
-                                                         {"heads", "32"},
-                                                         {"seq", "4096"},
-                                                         {"micro-batch", "1"},
-                                                         {"global-batch", "512"},
-                                                         {"tp", "3"},
-                                                         {"pp", "1"},
-                                                         {"dp", "1"}}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("step", {{"params", "7e9"},
+                                                             {"layers", "32"},
+                                                             {"hidden", "4096"},
+                                                             {"heads", "32"},
+                                                             {"seq", "4096"},
+                                                             {"micro-batch", "1"},
+                                                             {"global-batch", "512"},
+                                                             {"tp", "3"},
+                                                             {"pp", "1"},
+                                                             {"dp", "1"}}));
     }
     void bestLayoutKeepsTensorParallelInsideTheNode() {
         // A dense 70B-class model on 4,096 GPUs (512 nodes of 8).
@@ -242,16 +235,16 @@ private slots:
                 QVERIFY(c.stepS > s.ranked.front().stepS);
     }
     void calcStepAndCollectiveJson() {
-        const auto j = run("step", {{"params", "7e9"},
-                                    {"layers", "32"},
-                                    {"hidden", "4096"},
-                                    {"heads", "32"},
-                                    {"seq", "4096"},
-                                    {"micro-batch", "1"},
-                                    {"global-batch", "512"},
-                                    {"tp", "8"},
-                                    {"pp", "2"},
-                                    {"dp", "4"}});
+        const auto j = runCalc("step", {{"params", "7e9"},
+                                        {"layers", "32"},
+                                        {"hidden", "4096"},
+                                        {"heads", "32"},
+                                        {"seq", "4096"},
+                                        {"micro-batch", "1"},
+                                        {"global-batch", "512"},
+                                        {"tp", "8"},
+                                        {"pp", "2"},
+                                        {"dp", "4"}});
         QCOMPARE(j["flops_per_step"].get<double>(), 6.0 * 7e9 * 512 * 4096);
         QCOMPARE(j["tp"]["link"].get<std::string>(), std::string("nvlink"));
         QCOMPARE(j["pp"]["link"].get<std::string>(), std::string("network"));
@@ -259,18 +252,19 @@ private slots:
         QVERIFY(j["tp"]["bytes_per_step"].get<double>() > 0);
         const double mfu = j["mfu"].get<double>();
         QVERIFY(mfu > 0 && mfu < 0.5);
-        const auto c = run("collective", {{"op", "allreduce"},
-                                          {"ranks", "16"},
-                                          {"bytes", "1e9"},
-                                          {"topology", "nodes=2,gpus_per_node=8"}});
+        const auto c = runCalc("collective", {{"op", "allreduce"},
+                                              {"ranks", "16"},
+                                              {"bytes", "1e9"},
+                                              {"topology", "nodes=2,gpus_per_node=8"}});
         QCOMPARE(c["bottleneck_link"].get<std::string>(), std::string("network"));
         const auto ring = allReduceCost(AllReduceAlgorithm::Ring, 16, 1e9, {8e-6, 50e9});
         QVERIFY(near(c["time_s"].get<double>(), ring.timeS));
         QVERIFY(near(c["busbw_gbs"].get<double>(), ring.busbwBytesPerS / 1e9));
-        const auto in = run("collective", {{"op", "allgather"},
-                                           {"ranks", "8"},
-                                           {"bytes", "1e9"},
-                                           {"topology", "nodes=2,gpus_per_node=8,nvlink_gbs=900"}});
+        const auto in =
+            runCalc("collective", {{"op", "allgather"},
+                                   {"ranks", "8"},
+                                   {"bytes", "1e9"},
+                                   {"topology", "nodes=2,gpus_per_node=8,nvlink_gbs=900"}});
         QCOMPARE(in["bottleneck_link"].get<std::string>(), std::string("nvlink"));
     }
 };
