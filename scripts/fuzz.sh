@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the importers' libFuzzer targets with clang-14 (address + undefined sanitizers) and
+# Builds the importers' libFuzzer targets (and the triage's, which runs on imported traces) with clang-14 (address + undefined sanitizers) and
 # runs each for FUZZ_SECONDS (default 20), seeded from the matching files in tests/data/import
 # and, when present, ../shared/corpus. A crash leaves its input in build-fuzz/crashes/ and fails.
 set -euo pipefail
@@ -12,13 +12,15 @@ limit=(-max_total_time="$SECONDS_EACH")
 
 CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWARPBOARD_FUZZ=ON -DWARPBOARD_BUILD_GUI=OFF -DWARPBOARD_CUDA=OFF >/dev/null
-targets=(chrome ncu nccl_log nccl_tests)
+targets=(chrome ncu nccl_log nccl_tests triage)
 cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 declare -A corpus=(
-  [chrome]="kineto_trace chrome_trace" [ncu]="ncu_csv" [nccl_log]="nccl_log" [nccl_tests]="nccl_tests")
+  [chrome]="kineto_trace chrome_trace" [ncu]="ncu_csv" [nccl_log]="nccl_log" [nccl_tests]="nccl_tests"
+  [triage]="kineto_trace")
 declare -A pattern=(
-  [chrome]="*.json *.json.gz" [ncu]="*.csv" [nccl_log]="*.log *.log.gz" [nccl_tests]="aws_*.txt")
+  [chrome]="*.json *.json.gz" [ncu]="*.csv" [nccl_log]="*.log *.log.gz" [nccl_tests]="aws_*.txt"
+  [triage]="hta_*.json.gz")
 mkdir -p "$BUILD/crashes"
 status=0
 for t in "${targets[@]}"; do
