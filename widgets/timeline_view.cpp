@@ -8,10 +8,12 @@
 #include <QMouseEvent>
 #include <QPainterPath>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <tuple>
 
 namespace wb {
@@ -125,13 +127,17 @@ void TimelineView::rebuildRows() {
                 m_rows.insert(m_rows.end(), cpu.begin(), cpu.end());
         }
     }
+    showRows();
+}
+
+void TimelineView::showRows() {
     m_shown.clear();
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const Row& r = m_rows[i];
         if (r.gpu || m_expanded[static_cast<std::size_t>(r.lane)])
             m_shown.push_back(i);
     }
-    m_cache.width = -1.0;
+    m_cache.width = -1.0; // the slice cache is per shown row
 }
 
 int TimelineView::rowOf(int lane, std::uint32_t track) const {
@@ -158,13 +164,7 @@ void TimelineView::setCpuExpanded(int lane, bool expanded) {
         return;
     m_expanded[static_cast<std::size_t>(lane)] = expanded;
     // Only the shown set changes; keep the rows, rebuild what is shown.
-    m_shown.clear();
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const Row& r = m_rows[i];
-        if (r.gpu || m_expanded[static_cast<std::size_t>(r.lane)])
-            m_shown.push_back(i);
-    }
-    m_cache.width = -1.0;
+    showRows();
     refreshStats();
     update();
 }
@@ -734,11 +734,20 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         m_cache.width = a.width();
         m_cache.rows = rows;
         m_cache.slices.resize(rows.size());
-        for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto slice = [&](std::size_t i) {
             const Row& r = m_rows[rows[i]];
             m_cache.slices[i].clear();
             visibleSlice(*m_frame.lanes[static_cast<std::size_t>(r.lane)].store, r.track,
                          a.startNs(), a.endNs(), a.width(), m_cache.slices[i]);
+        };
+        // Rows are independent and a zoomed-out row walks every event it holds (memory
+        // bound: 1M events are 40 MB), so the rows are sliced on all cores.
+        if (rows.size() >= 2) {
+            std::vector<std::size_t> indexes(rows.size());
+            std::iota(indexes.begin(), indexes.end(), std::size_t{0});
+            QtConcurrent::blockingMap(indexes, [&slice](const std::size_t& i) { slice(i); });
+        } else if (!rows.empty()) {
+            slice(0);
         }
     }
 
@@ -797,31 +806,45 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         painter.drawLine(QPointF(x, l.plot.top()), QPointF(x, l.plot.bottom()));
     }
 
-    // Events: one batch of rectangles per colour.
-    std::array<std::vector<QRectF>, kTimelineColours> batches;
+    // Events: one batch of rectangles per colour and layer. Where a row is dense, merged runs
+    // of several colours span the same pixels; the colour with most events in the row keeps
+    // the full height and the others' merged runs are drawn after it as a strip along the
+    // bottom, so a stream that is mostly compute with some memcpy shows both.
+    constexpr std::size_t kLayers = 2; // 0: full height, 1: minority strip on top
+    std::array<std::array<std::vector<QRectF>, kTimelineColours>, kLayers> batches;
     int rects = 0;
     std::uint64_t visible = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const double top = l.rowTop[i];
         const std::vector<SliceRect>& slice = m_cache.slices[i];
-        for (const SliceRect& r : slice)
+        std::array<std::uint64_t, kTimelineColours> perColour{};
+        for (const SliceRect& r : slice) {
             visible += r.count;
+            perColour[static_cast<std::size_t>(r.colour)] += r.count;
+        }
         if (top > area.bottom() || top + l.rowH < area.top())
             continue;
+        const auto dominant = static_cast<std::size_t>(
+            std::max_element(perColour.begin(), perColour.end()) - perColour.begin());
         const double y = top + gap;
         const double h = l.rowH - 2.0 * gap;
         for (const SliceRect& r : slice) {
-            batches[static_cast<std::size_t>(r.colour)].emplace_back(l.plot.left() + r.x0, y,
-                                                                     r.x1 - r.x0, h);
+            const auto c = static_cast<std::size_t>(r.colour);
+            if (r.count > 1 && c != dominant)
+                batches[1][c].emplace_back(l.plot.left() + r.x0, y + h * 0.6, r.x1 - r.x0, h * 0.4);
+            else
+                batches[0][c].emplace_back(l.plot.left() + r.x0, y, r.x1 - r.x0, h);
         }
         rects += static_cast<int>(slice.size());
     }
     painter.setPen(Qt::NoPen);
-    for (std::size_t b = 0; b < batches.size(); ++b) {
-        if (batches[b].empty())
-            continue;
-        painter.setBrush(colourOf(static_cast<TimelineColour>(b)));
-        painter.drawRects(batches[b].data(), static_cast<int>(batches[b].size()));
+    for (const auto& layer : batches) {
+        for (std::size_t b = 0; b < layer.size(); ++b) {
+            if (layer[b].empty())
+                continue;
+            painter.setBrush(colourOf(static_cast<TimelineColour>(b)));
+            painter.drawRects(layer[b].data(), static_cast<int>(layer[b].size()));
+        }
     }
     painter.setBrush(Qt::NoBrush);
     m_lastRects = rects;

@@ -118,6 +118,7 @@ private:
     TimelineAxis axisFor(const Layout& layout) const;
     QRectF statsPanel(const Layout& layout) const;
     void rebuildRows();
+    void showRows(); // which rows are shown: GPU rows, and CPU rows of expanded lanes
     void refreshStats();
     void setHover(const Hit& hit);
     int laneHeaderAt(const QPointF& pos) const;

@@ -74,25 +74,28 @@ RankCount ncclTestsRanks(const NcclTestsResult& result, Collective collective) {
                       " is nccl-tests' factor for N = " + std::to_string(best)};
 }
 
-AlphaBetaFit fitAllReduceAlphaBeta(AllReduceAlgorithm algorithm, int ranks,
-                                   const std::vector<TimedSize>& measured) {
+namespace {
+
+// Least squares of t = a·L + K·S·b (a = α, b = 1/B), weighted by 1/t² (relative error), for
+// any cost that is affine in K; `cost(bytes, ab)` is the model's own time, used for the
+// residuals. L and S are read from the same cost at α = 1 s, B = 1 B/s.
+template <typename Cost>
+AlphaBetaFit fitAffine(int ranks, const std::vector<TimedSize>& measured, Cost cost) {
     AlphaBetaFit fit;
     std::set<double> sizes;
     for (const auto& m : measured)
-        if (m.seconds > 0.0)
+        if (m.seconds > 0.0 && m.bytes > 0.0)
             sizes.insert(m.bytes);
     if (ranks < 2 || sizes.size() < 2) {
         fit.problem = "needs two or more message sizes and at least 2 ranks";
         return fit;
     }
-    // t = a·L + K·S·b with a = α, b = 1/B; L and S from the model at α = 1 s, B = 1 B/s.
     const AlphaBeta unit{1.0, 1.0};
-    const double latencyCoef = allReduceCost(algorithm, ranks, 1.0, unit).latencyS;
-    const double byteCoef = allReduceCost(algorithm, ranks, 1.0, unit).bandwidthS;
-    // Weighted normal equations, weight 1/t² (relative error).
+    const double latencyCoef = cost(1.0, unit).latencyS;
+    const double byteCoef = cost(1.0, unit).bandwidthS;
     double s11 = 0, s12 = 0, s22 = 0, r1 = 0, r2 = 0;
     for (const auto& m : measured) {
-        if (!(m.seconds > 0.0))
+        if (!(m.seconds > 0.0) || !(m.bytes > 0.0))
             continue;
         const double w = 1.0 / (m.seconds * m.seconds);
         const double x1 = latencyCoef;
@@ -119,15 +122,30 @@ AlphaBetaFit fitAllReduceAlphaBeta(AllReduceAlgorithm algorithm, int ranks,
     fit.ab = AlphaBeta{a, 1.0 / b};
     double sq = 0.0;
     for (const auto& m : measured) {
-        if (!(m.seconds > 0.0))
+        if (!(m.seconds > 0.0) || !(m.bytes > 0.0))
             continue;
-        const double model = allReduceCost(algorithm, ranks, m.bytes, fit.ab).timeS;
-        const double rel = (model - m.seconds) / m.seconds;
+        const double rel = (cost(m.bytes, fit.ab).timeS - m.seconds) / m.seconds;
         sq += rel * rel;
     }
-    fit.rmsRelative = std::sqrt(sq / fit.points);
+    fit.rmsRelative = std::sqrt(sq / static_cast<double>(fit.points));
     fit.ok = true;
     return fit;
+}
+
+} // namespace
+
+AlphaBetaFit fitAllReduceAlphaBeta(AllReduceAlgorithm algorithm, int ranks,
+                                   const std::vector<TimedSize>& measured) {
+    return fitAffine(ranks, measured, [&](double bytes, const AlphaBeta& ab) {
+        return allReduceCost(algorithm, ranks, bytes, ab);
+    });
+}
+
+AlphaBetaFit fitCollectiveAlphaBeta(Collective collective, int ranks,
+                                    const std::vector<TimedSize>& measured) {
+    return fitAffine(ranks, measured, [&](double bytes, const AlphaBeta& ab) {
+        return collectiveCost(collective, ranks, bytes, ab);
+    });
 }
 
 } // namespace wb

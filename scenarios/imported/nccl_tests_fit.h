@@ -50,5 +50,9 @@ struct AlphaBetaFit {
 // itself (at α = 1 s, B = 1 B/s), so the fit and the model share one formula.
 AlphaBetaFit fitAllReduceAlphaBeta(AllReduceAlgorithm algorithm, int ranks,
                                    const std::vector<TimedSize>& measured);
+// The same fit for any collective nccl-tests measures, through collectiveCost (ring costs:
+// all-gather, reduce-scatter, all-to-all, broadcast and reduce; all-reduce is the ring).
+AlphaBetaFit fitCollectiveAlphaBeta(Collective collective, int ranks,
+                                    const std::vector<TimedSize>& measured);
 
 } // namespace wb
