@@ -165,10 +165,13 @@ int runImport(const std::vector<std::string>& words) {
             return *traces[a]->rank < *traces[b]->rank;
         });
         std::vector<RankInput> inputs;
-        for (const std::size_t i : order)
+        long worldSize = 0; // the job's size when the files say it
+        for (const std::size_t i : order) {
             inputs.push_back({&traces[i]->store, *traces[i]->rank});
+            worldSize = std::max(worldSize, traces[i]->worldSize.value_or(0L));
+        }
         const std::vector<RankFigures> figures = analyseRanks(inputs);
-        const TriageVerdict verdict = triageVerdict(figures);
+        const TriageVerdict verdict = triageVerdict(figures, worldSize);
         out["verdict"] = verdict.verdict;
         out["straggler_rank"] = verdict.stragglerRank
                                     ? nlohmann::ordered_json(*verdict.stragglerRank)

@@ -13,6 +13,8 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace wb {
 
@@ -171,14 +173,19 @@ struct MeasuredBusbw {
     std::string file;
     std::string test;       // the name, or "not named in the file"
     std::string testSource; // how the kind was decided
-    bool allReduce = false; // compared with the model
+    std::optional<Collective> collective;
+    bool allReduce = false; // compared with the lesson's all-reduce model
     RankCount ranks;
     struct Row {
         double bytes = 0.0;
         double outUs = 0.0, outBusbw = 0.0, inUs = 0.0, inBusbw = 0.0; // µs, GB/s
     };
     std::vector<Row> rows;
+    std::size_t emptyRows = 0; // 0-byte rows: no point on a log axis, not fitted
     AlphaBetaFit fit;
+
+    // A model curve is drawn when the collective is known and there are at least 2 ranks.
+    bool modelled() const { return collective.has_value() && ranks.ranks >= 2; }
 };
 
 MeasuredBusbw measuredBusbw(const NcclTestsResult& r, const Setup& s) {
@@ -187,20 +194,52 @@ MeasuredBusbw measuredBusbw(const NcclTestsResult& r, const Setup& s) {
     const TestKind kind = ncclTestsKind(r);
     m.test = kind.name;
     m.testSource = kind.source;
+    m.collective = kind.collective;
     m.allReduce = kind.collective == Collective::AllReduce;
-    m.ranks = kind.collective ? ncclTestsRanks(r, *kind.collective) : RankCount{};
+    if (kind.collective)
+        m.ranks = ncclTestsRanks(r, *kind.collective);
+    else if (r.nranks && *r.nranks >= 1)
+        m.ranks = {*r.nranks, "stated in the file"};
     std::vector<TimedSize> times;
     for (const auto& row : r.rows) {
         const double bytes = static_cast<double>(row.size);
+        if (!(bytes > 0.0)) {
+            ++m.emptyRows;
+            continue;
+        }
         m.rows.push_back({bytes, row.outOfPlace.timeUs, row.outOfPlace.busbw, row.inPlace.timeUs,
                           row.inPlace.busbw});
-        if (bytes > 0.0)
-            for (const double us : {row.outOfPlace.timeUs, row.inPlace.timeUs})
-                times.push_back({bytes, us * 1e-6});
+        for (const double us : {row.outOfPlace.timeUs, row.inPlace.timeUs})
+            times.push_back({bytes, us * 1e-6});
     }
-    if (m.allReduce && m.ranks.ranks >= 2)
-        m.fit = fitAllReduceAlphaBeta(s.algorithm, m.ranks.ranks, times);
+    if (m.modelled())
+        m.fit = m.allReduce ? fitAllReduceAlphaBeta(s.algorithm, m.ranks.ranks, times)
+                            : fitCollectiveAlphaBeta(*m.collective, m.ranks.ranks, times);
     return m;
+}
+
+// The cost the measured rows are compared with: the lesson's algorithm for all-reduce, the
+// ring cost of the file's collective otherwise (both from collective_cost).
+AllReduceCost modelCost(const Setup& s, const MeasuredBusbw& m, double bytes, const AlphaBeta& ab) {
+    return m.allReduce ? allReduceCost(s.algorithm, m.ranks.ranks, bytes, ab)
+                       : collectiveCost(*m.collective, m.ranks.ranks, bytes, ab);
+}
+
+std::string modelName(const Setup& s, const MeasuredBusbw& m) {
+    return m.allReduce ? algorithmTitle(s.algorithm) + " model"
+                       : "ring " + m.test + " model (not all-reduce)";
+}
+
+// Why no model line is drawn (empty when one is).
+std::string noModelReason(const MeasuredBusbw& m) {
+    if (!m.collective)
+        return "the α-β model here is for all-reduce and the file's test (" + m.test +
+               ") is not one collective_cost knows";
+    if (m.ranks.ranks == 1)
+        return "N = 1: a single rank moves no bytes between GPUs";
+    if (m.ranks.ranks < 2)
+        return "the rank count is not in the file and cannot be inferred from busbw ÷ algbw";
+    return {};
 }
 
 // Measured busbw (out-of-place, in-place) against the model's curve for the file's ranks and
@@ -211,8 +250,6 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
               (m.ranks.ranks > 0 ? " · N = " + std::to_string(m.ranks.ranks) : std::string{});
     double xMin = 1e300, xMax = 0.0, yMax = 0.0;
     for (const auto& row : m.rows) {
-        if (row.bytes <= 0.0)
-            continue;
         xMin = std::min(xMin, row.bytes);
         xMax = std::max(xMax, row.bytes);
         yMax = std::max({yMax, row.outBusbw, row.inBusbw});
@@ -225,29 +262,23 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
     ChartSeries out{"measured, out-of-place", {}, ChartSeries::Style::Line, 0};
     ChartSeries in{"measured, in-place", {}, ChartSeries::Style::Dashed, 1};
     for (const auto& row : m.rows) {
-        if (row.bytes <= 0.0)
-            continue;
         out.points.push_back({row.bytes, row.outBusbw});
         in.points.push_back({row.bytes, row.inBusbw});
     }
-    const bool model = m.allReduce && m.ranks.ranks >= 2;
+    const bool model = m.modelled();
     if (model) {
-        ChartSeries curve{algorithmTitle(s.algorithm) +
-                              " model, α = " + formatSi(s.ab.alphaS, "s") +
+        ChartSeries curve{modelName(s, m) + ", α = " + formatSi(s.ab.alphaS, "s") +
                               ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
                           {},
                           ChartSeries::Style::Line,
                           4};
         ChartSeries fitted{"α-β fit", {}, ChartSeries::Style::Faint, 5};
         for (double k : logSpace(f.x.min, f.x.max, 64)) {
-            const double y =
-                allReduceCost(s.algorithm, m.ranks.ranks, k, s.ab).busbwBytesPerS / 1e9;
+            const double y = modelCost(s, m, k, s.ab).busbwBytesPerS / 1e9;
             curve.points.push_back({k, y});
             yMax = std::max(yMax, y);
             if (m.fit.ok)
-                fitted.points.push_back(
-                    {k,
-                     allReduceCost(s.algorithm, m.ranks.ranks, k, m.fit.ab).busbwBytesPerS / 1e9});
+                fitted.points.push_back({k, modelCost(s, m, k, m.fit.ab).busbwBytesPerS / 1e9});
         }
         f.series.push_back(std::move(curve));
         if (m.fit.ok)
@@ -268,12 +299,17 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
                  0,
                  false,
                  true});
-    f.footnote = model ? std::string("Measured: ") + m.file + ". Model: " + kAlphaBetaSource +
-                             ", busbw factor " + kNcclTestsSource + "."
-                       : "Measured: " + m.file +
-                             ". No model line: the α-β model here is for "
-                             "all-reduce; " +
-                             m.test + " is plotted as measured.";
+    if (model && m.allReduce)
+        f.footnote = std::string("Measured: ") + m.file + ". Model: " + kAlphaBetaSource +
+                     ", busbw factor " + kNcclTestsSource + ".";
+    else if (model)
+        f.footnote = "Measured: " + m.file +
+                     ". The lesson's model is for all-reduce; the curve is " + m.test +
+                     "'s ring cost (" + kAlphaBetaSource + "), busbw factor " + kNcclTestsSource +
+                     ".";
+    else
+        f.footnote = "Measured: " + m.file + ". No model line: " + noModelReason(m) + "; " +
+                     m.test + " is plotted as measured.";
 
     FactsFrame facts;
     facts.title = "Your nccl-tests · " + m.file;
@@ -282,15 +318,24 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
         {"ranks N",
          m.ranks.ranks > 0 ? std::to_string(m.ranks.ranks) : std::string("not in the file"),
          m.ranks.source.empty() ? std::string("not in the file") : m.ranks.source, false});
-    facts.rows.push_back(
-        {"message sizes",
-         std::to_string(m.rows.size()) + " rows, " + formatBytes(xMin) + " to " + formatBytes(xMax),
-         m.file, false});
+    std::string sizes = std::to_string(m.rows.size()) + " sizes plotted";
+    if (!m.rows.empty())
+        sizes.append(", ").append(formatBytes(xMin)).append(" to ").append(formatBytes(xMax));
+    if (m.emptyRows > 0)
+        sizes.append(" (")
+            .append(std::to_string(m.emptyRows))
+            .append(m.emptyRows == 1 ? " row" : " rows")
+            .append(" of 0 B left out)");
+    facts.rows.push_back({"message sizes", sizes, m.file, false});
     if (model) {
         facts.rows.push_back({"model (scenario's α, B)",
-                              "α = " + formatSi(s.ab.alphaS, "s") +
+                              modelName(s, m) + ": α = " + formatSi(s.ab.alphaS, "s") +
                                   ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
                               "parameters", false});
+        if (!m.allReduce)
+            facts.rows.push_back({"busbw factor, N = " + std::to_string(m.ranks.ranks),
+                                  formatSignificant(busbwFactor(*m.collective, m.ranks.ranks), 4),
+                                  kNcclTestsSource, false});
         if (m.fit.ok) {
             facts.rows.push_back(
                 {"α-β fit: latency α", formatSi(m.fit.ab.alphaS, "s"),
@@ -298,7 +343,9 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
                  true});
             facts.rows.push_back({"α-β fit: bandwidth B",
                                   formatSi(m.fit.ab.bandwidthBytesPerS, "B/s"),
-                                  algorithmTitle(s.algorithm) + " cost " + kAlphaBetaSource, true});
+                                  (m.allReduce ? algorithmTitle(s.algorithm) : "ring " + m.test) +
+                                      " cost " + kAlphaBetaSource,
+                                  true});
             facts.rows.push_back({"fit error (rms, relative)",
                                   formatSignificant(100.0 * m.fit.rmsRelative, 3) + " %",
                                   "model vs measured times", false});
@@ -306,10 +353,26 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
             facts.rows.push_back({"α-β fit", m.fit.problem, "least squares", false});
         }
     } else {
-        facts.rows.push_back({"model", "not compared: only all_reduce_perf has an all-reduce model",
-                              kAlphaBetaSource, false});
+        facts.rows.push_back(
+            {"model", "not compared: " + noModelReason(m), kAlphaBetaSource, false});
     }
     return Frames{{f, facts}};
+}
+
+// The step's narration for one file.
+std::string measuredNarration(const MeasuredBusbw& m) {
+    if (!m.modelled())
+        return "Your " + m.test + " rows as measured; no model line: " + noModelReason(m) + ".";
+    std::string text =
+        m.allReduce ? "Your measured bus bandwidth against the model's for N = " +
+                          std::to_string(m.ranks.ranks) + " with this scenario's α and B. "
+                    : "Your " + m.test + " rows against that collective's ring cost for N = " +
+                          std::to_string(m.ranks.ranks) +
+                          " with this scenario's α and B (the lesson's model is for all-reduce). ";
+    text += m.fit.ok ? "The α-β fit to your times says α = " + formatSi(m.fit.ab.alphaS, "s") +
+                           " and B = " + formatSi(m.fit.ab.bandwidthBytesPerS, "B/s") + "."
+                     : "No α-β fit: " + m.fit.problem + ".";
+    return text;
 }
 
 struct ImportedComm {
@@ -451,7 +514,8 @@ Story RingAllReduceScenario::build(const Params& p) const {
     {
         std::vector<std::string> paths;
         for (const auto& t : imported.ncclTests)
-            paths.push_back(t->path);
+            if (t)
+                paths.push_back(t->path);
         for (const auto& l : imported.ncclLogs)
             if (std::find(paths.begin(), paths.end(), l.path) == paths.end())
                 paths.push_back(l.path);
@@ -464,18 +528,7 @@ Story RingAllReduceScenario::build(const Params& p) const {
         std::string title = "Your nccl-tests vs the model";
         if (imported.ncclTests.size() > 1)
             title += " · " + m->file;
-        std::string narration =
-            m->allReduce
-                ? "Your measured bus bandwidth against the model's for N = " +
-                      (m->ranks.ranks > 0 ? std::to_string(m->ranks.ranks) : std::string("?")) +
-                      " with this scenario's α and B. " +
-                      (m->fit.ok ? "The α-β fit to your times says α = " +
-                                       formatSi(m->fit.ab.alphaS, "s") + " and B = " +
-                                       formatSi(m->fit.ab.bandwidthBytesPerS, "B/s") + "."
-                                 : "No α-β fit: " + m->fit.problem + ".")
-                : "Your " + m->test +
-                      " rows as measured; the α-β model here is for all-reduce, so no model "
-                      "line is drawn.";
+        const std::string narration = measuredNarration(*m);
         story.steps.push_back(
             {title, narration, 4.0, [s, m](double) { return measuredBusbwFrames(s, *m); }});
     }

@@ -231,6 +231,9 @@ struct ImportedOccupancy {
 };
 
 constexpr std::size_t kMaxImportedRows = 12;
+// Launches whose points carry tooltips (chart markers); the series hold every launch, since
+// Qt Charts needs seconds for thousands of markers.
+constexpr std::size_t kMaxImportedTips = 150;
 
 std::vector<ImportedOccupancy> importedOccupancy(const OccupancyCalculator& calc) {
     std::vector<ImportedOccupancy> out;
@@ -299,42 +302,47 @@ Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOcc
     for (std::size_t i = 0; i < all.size(); ++i) {
         const auto& o = all[i];
         const double x = static_cast<double>(i) + 1.0;
+        const bool tips = i < kMaxImportedTips;
         const std::string who = o.name + " #" + std::to_string(o.id);
         const std::string block =
             (o.threads ? std::to_string(*o.threads) + " threads" : std::string("block ?")) +
             (o.registers ? ", " + std::to_string(*o.registers) + " registers" : std::string{});
         if (o.achievedPct) {
             achieved.points.push_back({x, *o.achievedPct});
-            f.markers.push_back(
-                {{x, *o.achievedPct},
-                 i < kMaxImportedRows ? o.name : std::string{},
-                 who + ": achieved " + pctText(o.achievedPct) + " (" + block + "; " + o.file + ")",
-                 0,
-                 false,
-                 true});
+            if (tips)
+                f.markers.push_back({{x, *o.achievedPct},
+                                     i < kMaxImportedRows ? o.name : std::string{},
+                                     who + ": achieved " + pctText(o.achievedPct) + " (" + block +
+                                         "; " + o.file + ")",
+                                     0,
+                                     false,
+                                     true});
         }
         if (o.theoreticalPct) {
             theoretical.points.push_back({x, *o.theoreticalPct});
-            f.markers.push_back({{x, *o.theoreticalPct},
-                                 "",
-                                 who + ": theoretical " + pctText(o.theoreticalPct) +
-                                     (o.limiter ? ", limited by " + *o.limiter : std::string{}) +
-                                     " (" + o.file + ")",
-                                 1,
-                                 false,
-                                 false});
+            if (tips)
+                f.markers.push_back(
+                    {{x, *o.theoreticalPct},
+                     "",
+                     who + ": theoretical " + pctText(o.theoreticalPct) +
+                         (o.limiter ? ", limited by " + *o.limiter : std::string{}) + " (" +
+                         o.file + ")",
+                     1,
+                     false,
+                     false});
         }
         if (o.calculatorPct) {
             predicted.points.push_back({x, *o.calculatorPct});
-            f.markers.push_back(
-                {{x, *o.calculatorPct},
-                 "",
-                 who + ": calculator " + pctText(o.calculatorPct) + " on " + gpu.name + " for " +
-                     block + ", limited by " + o.calculatorLimiter +
-                     (o.calculatorNote.empty() ? "" : " (" + o.calculatorNote + ")"),
-                 2,
-                 true,
-                 false});
+            if (tips)
+                f.markers.push_back(
+                    {{x, *o.calculatorPct},
+                     "",
+                     who + ": calculator " + pctText(o.calculatorPct) + " on " + gpu.name +
+                         " for " + block + ", limited by " + o.calculatorLimiter +
+                         (o.calculatorNote.empty() ? "" : " (" + o.calculatorNote + ")"),
+                     2,
+                     true,
+                     false});
         }
     }
     for (auto* s : {&achieved, &theoretical, &predicted})
@@ -342,7 +350,10 @@ Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOcc
             f.series.push_back(*s);
     f.footnote = "Measured: Nsight Compute (sm__warps_active, sm__maximum_warps_per_active_cycle); "
                  "hollow: the calculator (" +
-                 std::string(kOccSource) + ") for the GPU parameter.";
+                 std::string(kOccSource) + ") for the GPU parameter." +
+                 (all.size() > kMaxImportedTips
+                      ? " Tooltips on the first " + std::to_string(kMaxImportedTips) + " launches."
+                      : std::string{});
 
     FactsFrame facts;
     facts.title = "Your kernels · measured vs calculator on " + gpu.name;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <map>
+#include <utility>
 
 namespace wb {
 
@@ -101,6 +103,29 @@ NcuRooflineSet ncuRooflinePoints(const NcuCsvResult& result) {
         set.points.push_back(std::move(p));
     }
     return set;
+}
+
+std::vector<NcuRooflinePoint> ncuPointsByKernel(const std::vector<NcuRooflinePoint>& points) {
+    std::vector<NcuRooflinePoint> out;
+    std::map<std::pair<std::string, std::string>, std::size_t> index; // (file, name) → out
+    for (const auto& p : points) {
+        const auto [it, added] = index.emplace(std::pair{p.file, p.name}, out.size());
+        if (added) {
+            out.push_back(p);
+            out.back().launches = 0;
+            out.back().flops = out.back().dramBytes = out.back().durationNs = 0.0;
+        }
+        NcuRooflinePoint& k = out[it->second];
+        k.flops += p.flops;
+        k.dramBytes += p.dramBytes;
+        k.durationNs += p.durationNs;
+        k.launches += p.launches;
+    }
+    for (auto& k : out) {
+        k.intensity = k.flops / k.dramBytes;
+        k.flopPerS = k.flops / (k.durationNs * 1e-9);
+    }
+    return out;
 }
 
 std::string ncuDeviceText(const NcuCsvResult& result) {

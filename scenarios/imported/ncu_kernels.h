@@ -23,6 +23,7 @@ struct NcuRooflinePoint {
     double durationNs = 0.0;
     double intensity = 0.0; // FLOP/B
     double flopPerS = 0.0;  // achieved FLOP/s
+    int launches = 1;       // launches summed into this point (ncuPointsByKernel)
 };
 
 struct NcuSkippedLaunch {
@@ -38,6 +39,11 @@ struct NcuRooflineSet {
 };
 
 NcuRooflineSet ncuRooflinePoints(const NcuCsvResult& result);
+
+// One point per kernel (same file and full name), in order of first launch: FLOPs, DRAM bytes
+// and durations summed over its launches, so x = ΣFLOPs ÷ Σbytes and y = ΣFLOPs ÷ Σtime (the
+// kernel's aggregate, not an average of ratios). `id` is the first launch's.
+std::vector<NcuRooflinePoint> ncuPointsByKernel(const std::vector<NcuRooflinePoint>& points);
 
 // "gemm_tiled_kernel<32>" for "void unnamed>::gemm_tiled_kernel<32>(const float *, ...)".
 std::string shortKernelName(const std::string& name);

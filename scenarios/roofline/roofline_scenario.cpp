@@ -160,11 +160,18 @@ Frames probeFrames(const Setup& s, const Trace& trace) {
     return Frames{{f, facts}};
 }
 
+// Dots drawn one per launch up to this many; past it one per kernel (each dot is a chart
+// marker with its own tooltip, and Qt Charts needs seconds for thousands of them).
+constexpr std::size_t kMaxDots = 400;
+
 // The user's Nsight Compute launches, copied out of the imported set when the story is built.
 struct ImportedKernels {
-    std::vector<NcuRooflinePoint> points;
+    std::vector<NcuRooflinePoint> points; // one per launch, or per kernel when grouped
     std::vector<NcuSkippedLaunch> skipped;
     std::vector<std::pair<std::string, std::string>> devices; // file, what the CSV says
+    std::size_t launches = 0;                                 // launches with all three metrics
+    bool grouped = false;            // more than kMaxDots launches: one point per kernel
+    std::size_t kernelsNotDrawn = 0; // kernels past kMaxDots (the least total time)
 };
 
 ImportedKernels importedKernels() {
@@ -177,14 +184,42 @@ ImportedKernels importedKernels() {
         k.skipped.insert(k.skipped.end(), set.skipped.begin(), set.skipped.end());
         k.devices.emplace_back(fileNameOf(result->path), ncuDeviceText(*result));
     }
+    k.launches = k.points.size();
+    if (k.points.size() > kMaxDots) {
+        k.grouped = true;
+        k.points = ncuPointsByKernel(k.points);
+    }
+    if (k.points.size() > kMaxDots) {
+        // Keep the kernels that took the most time, in their file order.
+        std::vector<std::size_t> order(k.points.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return k.points[a].durationNs > k.points[b].durationNs;
+        });
+        order.resize(kMaxDots);
+        std::sort(order.begin(), order.end());
+        std::vector<NcuRooflinePoint> kept;
+        for (std::size_t i : order)
+            kept.push_back(k.points[i]);
+        k.kernelsNotDrawn = k.points.size() - kept.size();
+        k.points = std::move(kept);
+    }
     return k;
 }
 
+constexpr const char* kYourKernelsSeries = "your kernels (Nsight Compute)";
 constexpr std::size_t kMaxLabelled = 12; // marker labels beyond this would pile up
 constexpr std::size_t kMaxRows = 12;     // table rows per list; the rest are counted
 
 std::string launchText(const std::string& name, std::int64_t id) {
     return name + " #" + std::to_string(id);
+}
+
+// "k #3" for one launch, "k × 40 launches" for a kernel's summed launches.
+std::string pointText(const std::string& name, const NcuRooflinePoint& p) {
+    return p.launches == 1 ? launchText(name, p.id)
+                           : name + " × " + std::to_string(p.launches) + " launches";
 }
 
 // One dot per launch with FLOPs, DRAM bytes and a duration, over the GPU parameter's roofs.
@@ -193,6 +228,10 @@ Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
     if (s.precision != Precision::FP32)
         f.series.push_back(precisionRoof(s, Precision::FP32, ChartSeries::Style::Dashed));
     f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
+    // The legend's entry for the dots; the dots themselves are markers, one per launch, so
+    // each carries its own tooltip (a line through unrelated kernels would mean nothing).
+    if (!k.points.empty())
+        f.series.push_back({std::string(kYourKernelsSeries), {}, ChartSeries::Style::Line, 5});
     for (std::size_t i = 0; i < k.points.size(); ++i) {
         const auto& p = k.points[i];
         const double tflops = p.flopPerS / 1e12;
@@ -203,7 +242,7 @@ Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
         f.markers.push_back(ChartMarker{
             {p.intensity, tflops},
             i < kMaxLabelled ? p.shortName : std::string{},
-            launchText(p.name, p.id) + ": " + formatSignificant(p.intensity, 4) +
+            pointText(p.name, p) + ": " + formatSignificant(p.intensity, 4) +
                 " FLOP/B = " + formatSi(p.flops, "FLOP") + " ÷ " + formatBytes(p.dramBytes) +
                 " DRAM; " + formatSi(p.flopPerS, "FLOP/s") + " = " + formatSi(p.flops, "FLOP") +
                 " in " + formatSi(p.durationNs * 1e-9, "s") + " (" + p.file + ")",
@@ -216,23 +255,32 @@ Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
                  s.gpu->name + ", " + cite(*s.gpu, "memory_bandwidth_gbs") + ".";
 
     FactsFrame facts;
-    facts.title = "Your kernels · " + std::to_string(k.points.size()) + " plotted, " +
+    facts.title = "Your kernels · " + std::to_string(k.launches) + " launches plotted, " +
                   std::to_string(k.skipped.size()) + " not plotted";
     for (const auto& [file, device] : k.devices)
         facts.rows.push_back({"the CSV's device", device, file, false});
     facts.rows.push_back({"roofs drawn for (GPU parameter)",
                           s.gpu->name + ", compute capability " + s.gpu->computeCapability,
                           "hardware catalogue", true});
+    if (k.grouped)
+        facts.rows.push_back({"one dot per kernel",
+                              std::to_string(k.launches) + " launches > " +
+                                  std::to_string(kMaxDots) +
+                                  ": each dot sums a kernel's FLOPs, DRAM bytes and time",
+                              "the chart", true});
+    if (k.kernelsNotDrawn > 0)
+        facts.rows.push_back({"kernels not drawn (least total time)",
+                              std::to_string(k.kernelsNotDrawn), "the chart", false});
     for (std::size_t i = 0; i < k.points.size() && i < kMaxRows; ++i) {
         const auto& p = k.points[i];
         facts.rows.push_back(
-            {launchText(p.shortName, p.id),
+            {pointText(p.shortName, p),
              formatSignificant(p.intensity, 4) + " FLOP/B · " + formatSi(p.flopPerS, "FLOP/s"),
              p.file, false});
     }
     if (k.points.size() > kMaxRows)
-        facts.rows.push_back({"more plotted launches", std::to_string(k.points.size() - kMaxRows),
-                              "the chart", false});
+        facts.rows.push_back({k.grouped ? "more plotted kernels" : "more plotted launches",
+                              std::to_string(k.points.size() - kMaxRows), "the chart", false});
     for (std::size_t i = 0; i < k.skipped.size() && i < kMaxRows; ++i) {
         const auto& m = k.skipped[i];
         facts.rows.push_back(
@@ -485,9 +533,12 @@ Story RooflineScenario::build(const Params& p) const {
         story.provenance += importedNote(paths);
         auto kernels = std::make_shared<const ImportedKernels>(importedKernels());
         std::string narration =
-            std::to_string(kernels->points.size()) +
+            std::to_string(kernels->launches) +
             " of your launches have FLOPs, DRAM bytes "
             "and a duration and sit where they ran: x = FLOPs ÷ DRAM bytes, y = FLOPs ÷ time.";
+        if (kernels->grouped)
+            narration += " That is too many dots to read, so each dot is one kernel with its "
+                         "launches summed.";
         if (!kernels->skipped.empty())
             narration += " " + std::to_string(kernels->skipped.size()) +
                          " are not plotted; the table says which metric is missing (collect "

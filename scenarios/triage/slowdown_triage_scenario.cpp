@@ -29,13 +29,15 @@ struct Triaged {
 Triaged triage(const TraceList& traces, const std::vector<long>& ranks) {
     Triaged t;
     std::vector<RankInput> inputs;
+    long worldSize = 0; // the job's size when the traces say it
     for (std::size_t i = 0; i < traces.size(); ++i) {
         // Aliasing: the lane keeps the whole import result alive through its store.
         t.stores.push_back(std::shared_ptr<const TraceStore>(traces[i], &traces[i]->store));
         inputs.push_back({&traces[i]->store, ranks[i]});
+        worldSize = std::max(worldSize, traces[i]->worldSize.value_or(0L));
     }
     t.figures = analyseRanks(inputs);
-    t.verdict = triageVerdict(t.figures);
+    t.verdict = triageVerdict(t.figures, worldSize);
     return t;
 }
 
@@ -165,10 +167,11 @@ Verdict rules, in order:
 - **straggler**: the rank with most compute exceeds the other ranks' median by > 10 %, it waits least, and the
   others' median wait exceeds its own by ≥ ½ of that excess. Fix the rank (thermal throttling, a bad HBM page,
   a noisy neighbour, uneven data), not the network.
-- **overlap**: compute uniform (all ranks within 10 % of the median), comm ≥ 5 % of the window, median overlap
-  < 15 % and exposed comm ≥ 5 % of the window: communication is serialized after compute (a sync, a blocking
-  hook, bucket settings).
-- **fabric**: compute uniform, overlap ≥ 15 %, and every rank has ≥ 15 % of its window in exposed comm, the
+- **overlap**: compute uniform (all ranks within 10 % of the median), comm ≥ 5 % of the window, median hidden
+  share < 15 % and exposed comm ≥ 5 % of the window: communication is serialized after compute (a sync, a
+  blocking hook, bucket settings). Hidden share = overlap ÷ min(comm, compute), the part of what could overlap
+  that did (overlap % alone also drops when a very slow fabric stretches comm far past compute).
+- **fabric**: compute uniform, hidden share ≥ 15 %, and every rank has ≥ 15 % of its window in exposed comm, the
   least within 60 % of the most, with median wait under ⅓ of exposed comm: the collectives themselves are slow
   everywhere (link, NIC, switch, NCCL algorithm). Traces carry no message sizes here, so the rule cannot
   compare with bytes ÷ link rate; run nccl-tests to confirm.

@@ -14,7 +14,7 @@ constexpr double kStragglerExcess = 0.10; // compute above the others' median
 constexpr double kWaitShareOfExcess = 0.5; // others' extra wait vs the compute excess
 constexpr double kUniformCompute = 0.10;   // every rank within this of the median
 constexpr double kMaterialComm = 0.05;     // median comm / window
-constexpr double kNoOverlapPct = 15.0;     // median overlap % below this: serialized
+constexpr double kNoOverlapPct = 15.0;     // median hidden share below this: serialized
 constexpr double kExposedShare = 0.05;     // exposed comm worth fixing (overlap rule)
 constexpr double kFabricExposed = 0.15;    // exposed / window on every rank (fabric)
 constexpr double kFabricUniform = 0.60;    // smallest exposed / largest exposed
@@ -36,6 +36,14 @@ std::string pct(double p) {
     return formatSignificant(p, 3) + " %";
 }
 
+// Overlap against the most that could overlap: a rank can hide at most min(comm, compute).
+// Overlap % (overlap ÷ comm) alone falls when comm grows far past compute, as on a very slow
+// fabric, although nothing was serialized; this share does not.
+double hiddenSharePct(const RankFigures& r) {
+    const double most = std::min(r.commUs, r.computeUs);
+    return most > 0.0 ? 100.0 * r.overlapUs / most : 0.0;
+}
+
 template <class F> std::vector<double> column(const std::vector<RankFigures>& ranks, F f) {
     std::vector<double> v;
     for (const auto& r : ranks)
@@ -43,9 +51,7 @@ template <class F> std::vector<double> column(const std::vector<RankFigures>& ra
     return v;
 }
 
-} // namespace
-
-TriageVerdict triageVerdict(const std::vector<RankFigures>& ranks) {
+TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
     TriageVerdict v;
     if (ranks.empty()) {
         v.evidence = "no traces";
@@ -57,12 +63,14 @@ TriageVerdict triageVerdict(const std::vector<RankFigures>& ranks) {
     const auto window = column(ranks, [](const RankFigures& r) { return r.windowUs; });
     const auto overlap = column(ranks, [](const RankFigures& r) { return r.overlapPct; });
     const auto exposed = column(ranks, [](const RankFigures& r) { return r.exposedCommUs; });
+    const auto hidden = column(ranks, hiddenSharePct);
     const double medCompute = median(compute);
     const double medComm = median(comm);
     const double medWindow = median(window);
     const double medOverlap = median(overlap);
     const double medExposed = median(exposed);
     const double medWait = median(wait);
+    const double medHidden = median(hidden);
 
     if (medComm <= 0.0) {
         v.evidence = "no NCCL kernels in the traces: nothing waits on communication, so the "
@@ -110,17 +118,17 @@ TriageVerdict triageVerdict(const std::vector<RankFigures>& ranks) {
                          minCompute >= (1.0 - kUniformCompute) * medCompute;
     const std::string computeText =
         "compute uniform (" + time(minCompute) + " to " + time(maxCompute) + " per rank)";
-    if (uniform && medComm >= kMaterialComm * medWindow && medOverlap < kNoOverlapPct &&
+    if (uniform && medComm >= kMaterialComm * medWindow && medHidden < kNoOverlapPct &&
         medExposed >= kExposedShare * medWindow) {
         v.verdict = "overlap";
         v.evidence = computeText + ", but only " + pct(medOverlap) +
-                     " of communication runs under compute (median): " + time(medExposed) + " of " +
-                     time(medComm) + " comm is exposed, " + pct(100.0 * medExposed / medWindow) +
-                     " of the window";
+                     " of communication runs under compute (median; " + pct(medHidden) +
+                     " of what could hide): " + time(medExposed) + " of " + time(medComm) +
+                     " comm is exposed, " + pct(100.0 * medExposed / medWindow) + " of the window";
         return v;
     }
 
-    if (uniform && medOverlap >= kNoOverlapPct) {
+    if (uniform && medHidden >= kNoOverlapPct) {
         bool everyRank = true;
         for (std::size_t i = 0; i < ranks.size(); ++i)
             everyRank = everyRank && exposed[i] >= kFabricExposed * window[i];
@@ -129,20 +137,36 @@ TriageVerdict triageVerdict(const std::vector<RankFigures>& ranks) {
         if (everyRank && minExposed >= kFabricUniform * maxExposed &&
             medWait < kFabricWaitShare * medExposed) {
             v.verdict = "fabric";
-            v.evidence = computeText + " and overlap present (" + pct(medOverlap) +
-                         " median), yet every rank has " + time(minExposed) + " to " +
-                         time(maxExposed) + " of exposed communication (" +
-                         pct(100.0 * medExposed / medWindow) +
+            v.evidence = computeText + " and overlap present (" + pct(medOverlap) + " of comm, " +
+                         pct(medHidden) + " of what could hide, medians), yet every rank has " +
+                         time(minExposed) + " to " + time(maxExposed) +
+                         " of exposed communication (" + pct(100.0 * medExposed / medWindow) +
                          " of the window) with little waiting (" + time(medWait) +
                          " median): the collectives themselves are slow";
             return v;
         }
     }
 
+    // Idle is no rule's evidence (host-side stalls are outside these four causes) but it
+    // tells the reader where else to look.
+    const double medIdle = median(column(ranks, [](const RankFigures& r) { return r.idleUs; }));
+    const double shareOfWindow = 100.0 / std::max(medWindow, 1e-9);
     v.evidence = "no rule fired: compute " + time(minCompute) + " to " + time(maxCompute) +
-                 " per rank, overlap " + pct(medOverlap) + " and exposed comm " +
-                 pct(100.0 * medExposed / std::max(medWindow, 1e-9)) +
+                 " per rank, overlap " + pct(medOverlap) + ", exposed comm " +
+                 pct(medExposed * shareOfWindow) + " and GPU idle " + pct(medIdle * shareOfWindow) +
                  " of the window (medians), wait " + time(medWait) + " (median)" + rejected;
+    return v;
+}
+
+} // namespace
+
+TriageVerdict triageVerdict(const std::vector<RankFigures>& ranks, long worldSize) {
+    TriageVerdict v = applyRules(ranks);
+    const auto present = static_cast<long>(ranks.size());
+    if (present > 0 && worldSize > present)
+        v.evidence.append(" (only " + std::to_string(present) + " of " + std::to_string(worldSize) +
+                          " ranks in the set: a rank outside it can hold the collectives "
+                          "unseen, and wait is measured against the ranks present)");
     return v;
 }
 

@@ -78,6 +78,9 @@ private slots:
         QCOMPARE(o["verdict"].toString(), QString("none"));
         QVERIFY(o.contains("straggler_rank") && o["straggler_rank"].isNull());
         QVERIFY(o["evidence"].toString().contains("rank 1 computes"));
+        // distributedInfo says world_size 128: the evidence names the missing ranks.
+        QVERIFY2(o["evidence"].toString().contains("only 2 of 128 ranks"),
+                 qPrintable(o["evidence"].toString()));
         const QJsonArray perRank = o["per_rank"].toArray();
         QCOMPARE(perRank.size(), 2);
         QCOMPARE(perRank[0].toObject()["rank"].toInt(), 0);
@@ -157,6 +160,8 @@ private slots:
         else
             QVERIFY(perRank[0].toObject()["overlap_pct"].toDouble() > 15.0);
         QVERIFY(!o["evidence"].toString().isEmpty());
+        // Every rank of the job is in the set (world_size = ranks): no partial-set note.
+        QVERIFY(!o["evidence"].toString().contains("ranks in the set"));
     }
 
     void generateUsageErrors() {

@@ -11,7 +11,10 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <fstream>
+#include <optional>
+#include <tuple>
 
 using namespace wb;
 
@@ -110,16 +113,42 @@ std::string writeHandCsv(const QTemporaryDir& dir) {
     return path;
 }
 
-// nccl-tests rows made by the model itself: all_reduce_perf on `ranks` ranks.
-std::shared_ptr<const ImportResult> syntheticAllReduce(int ranks, const AlphaBeta& ab,
-                                                       AllReduceAlgorithm a) {
+// A long-format CSV with `n` launches, five metrics each, written by `launch(i)` → (kernel,
+// ffma thread instructions, DRAM bytes read, duration ns); achieved occupancy 50 %.
+template <typename Launch>
+std::string writeManyLaunches(const QTemporaryDir& dir, int n, Launch launch) {
+    const std::string path = dir.path().toStdString() + "/many.csv";
+    std::ofstream out(path);
+    out << "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+           "\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+    for (int i = 0; i < n; ++i) {
+        const auto [kernel, ffma, bytes, ns] = launch(i);
+        auto line = [&](const char* metric, const char* unit, double value) {
+            out << "\"" << i << "\",\"" << kernel << "\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\","
+                << "\"9.0\",\"s\",\"" << metric << "\",\"" << unit << "\",\"" << std::fixed << value
+                << "\"\n";
+        };
+        line("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", ffma);
+        line("dram__bytes_read.sum", "byte", bytes);
+        line("dram__bytes_write.sum", "byte", 0.0);
+        line("gpu__time_duration.sum", "nsecond", ns);
+        line("sm__warps_active.avg.pct_of_peak_sustained_active", "%", 50.0);
+    }
+    return path;
+}
+
+// nccl-tests rows made by the model itself: `test` on `ranks` ranks, 8 B … 8 GiB (×4), with
+// the times, algbw and busbw of `cost(K)` (an AllReduceCost from collective_cost).
+template <typename Cost>
+std::shared_ptr<NcclTestsResult> synthetic(const std::string& test, std::optional<int> ranks,
+                                           Cost cost) {
     auto r = std::make_shared<NcclTestsResult>();
     r->format = "nccl-tests";
-    r->path = "/tmp/synthetic_all_reduce.txt";
-    r->test = "all_reduce_perf";
+    r->path = "/tmp/synthetic_" + test + ".txt";
+    r->test = test;
     r->nranks = ranks;
     for (std::int64_t k = 8; k <= (std::int64_t(1) << 33); k *= 4) {
-        const auto c = allReduceCost(a, ranks, static_cast<double>(k), ab);
+        const AllReduceCost c = cost(static_cast<double>(k));
         NcclTestsRow row;
         row.size = k;
         row.count = k / 4;
@@ -129,6 +158,12 @@ std::shared_ptr<const ImportResult> syntheticAllReduce(int ranks, const AlphaBet
         r->rows.push_back(row);
     }
     return r;
+}
+
+std::shared_ptr<const ImportResult> syntheticAllReduce(int ranks, const AlphaBeta& ab,
+                                                       AllReduceAlgorithm a) {
+    return synthetic("all_reduce_perf", ranks,
+                     [&](double k) { return allReduceCost(a, ranks, k, ab); });
 }
 
 // Every step's title, narration and frames at a few t, for comparing two builds.
@@ -182,6 +217,10 @@ private slots:
         const auto chart = frameOf<ChartFrame>(frames);
         QCOMPARE(chart.markers.size(), std::size_t(1)); // only launch 0 has FLOPs
         const ChartMarker& dot = chart.markers.front();
+        // The legend names the dots in their colour.
+        const ChartSeries* legend = series(chart, "your kernels (Nsight Compute)");
+        QVERIFY(legend != nullptr);
+        QCOMPARE(legend->colorIndex, dot.colorIndex);
         QCOMPARE(dot.at.x, 2.0);                    // 2.5e6 FLOP / 1.25e6 B
         QVERIFY(std::fabs(dot.at.y - 2.5) < 1e-12); // 2.5e12 FLOP/s in TFLOP/s
         QCOMPARE(dot.label, std::string("k_fma<4>"));
@@ -202,6 +241,66 @@ private slots:
         QVERIFY(gpu.value.find("H100") != std::string::npos);
     }
 
+    void manyLaunchesBecomeOneDotPerKernel() {
+        // 450 launches (> 400 dots) cycling over kernels a, b, c. Launch i: 1e6 ffma = 2e6 FLOP,
+        // DRAM 1e6 B (even i) or 2e6 B (odd i), 1000 ns (a, b) or 2000 ns (c). Each kernel has
+        // 150 launches, 75 of each byte count, so Σ FLOP = 3e8, Σ bytes = 2.25e8 → x = 4/3;
+        // Σ time = 150 µs (a, b) → y = 2 TFLOP/s, or 300 µs (c) → 1 TFLOP/s.
+        QTemporaryDir dir;
+        importedSet().addBatch({import(writeManyLaunches(dir, 450, [](int i) {
+            const char* names[] = {"void a(float *)", "void b(float *)", "void c(float *)"};
+            return std::tuple{std::string(names[i % 3]), 1e6, 1e6 * (1 + i % 2),
+                              i % 3 == 2 ? 2000.0 : 1000.0};
+        }))});
+        Story story = build("roofline");
+        const Step* step = stepTitled(story, "Your Nsight Compute kernels");
+        QVERIFY(step != nullptr);
+        auto chart = frameOf<ChartFrame>(step->frames(0.0));
+        QCOMPARE(chart.markers.size(), std::size_t(3));
+        for (std::size_t k = 0; k < 3; ++k) {
+            const ChartMarker& dot = chart.markers[k];
+            QVERIFY(std::fabs(dot.at.x - 4.0 / 3.0) < 1e-12);
+            QVERIFY(std::fabs(dot.at.y - (k == 2 ? 1.0 : 2.0)) < 1e-12);
+            QVERIFY(dot.tooltip.find("× 150 launches") != std::string::npos);
+        }
+        QCOMPARE(chart.markers[2].label, std::string("c"));
+        auto facts = frameOf<FactsFrame>(step->frames(0.0));
+        QVERIFY(hasRow(facts, "one dot per kernel"));
+        QVERIFY(facts.title.find("450 launches plotted") != std::string::npos);
+        QVERIFY(step->narration.find("450 of your launches") != std::string::npos);
+
+        // Occupancy: every launch in the series, tooltips (markers) on the first 150.
+        story = build("occupancy");
+        step = stepTitled(story, "Your kernels' occupancy");
+        QVERIFY(step != nullptr);
+        chart = frameOf<ChartFrame>(step->frames(0.0));
+        const ChartSeries* achieved = series(chart, "achieved");
+        QVERIFY(achieved != nullptr);
+        QCOMPARE(achieved->points.size(), std::size_t(450));
+        QCOMPARE(achieved->points.back().x, 450.0);
+        QCOMPARE(std::count_if(chart.markers.begin(), chart.markers.end(),
+                               [](const ChartMarker& m) { return m.colorIndex == 0; }),
+                 std::ptrdiff_t(150));
+
+        // 405 different kernels, launch i taking i + 1 µs: the 400 that took longest are drawn
+        // (kern_5 … kern_404), the 5 shortest counted.
+        importedSet() = ImportedSet();
+        QTemporaryDir other;
+        importedSet().addBatch({import(writeManyLaunches(other, 405, [](int i) {
+            return std::tuple{"void kern_" + std::to_string(i) + "(float *)", 1e6, 1e6,
+                              1000.0 * (i + 1)};
+        }))});
+        story = build("roofline");
+        step = stepTitled(story, "Your Nsight Compute kernels");
+        QVERIFY(step != nullptr);
+        chart = frameOf<ChartFrame>(step->frames(0.0));
+        QCOMPARE(chart.markers.size(), std::size_t(400));
+        QVERIFY(chart.markers.front().tooltip.rfind("void kern_5(float *) #5:", 0) == 0);
+        QVERIFY(chart.markers.back().tooltip.rfind("void kern_404(float *) #404:", 0) == 0);
+        facts = frameOf<FactsFrame>(step->frames(0.0));
+        QCOMPARE(row(facts, "kernels not drawn (least total time)").value, std::string("5"));
+    }
+
     void realCsvsWithoutFlopsAreListedNotPlotted() {
         importedSet().addBatch({import(kData + "ncu_rtx5070_saxpy.csv"),
                                 import(kData + "ncu_rtx5070_gemm_naive.csv")});
@@ -210,6 +309,7 @@ private slots:
         QVERIFY(step != nullptr);
         const auto frames = step->frames(1.0);
         QVERIFY(frameOf<ChartFrame>(frames).markers.empty());
+        QVERIFY(series(frameOf<ChartFrame>(frames), "your kernels") == nullptr); // no dots
         const auto facts = frameOf<FactsFrame>(frames);
         const FactRow saxpy = row(facts, "not plotted: saxpy_kernel #0");
         QVERIFY(saxpy.value != "<missing>");
@@ -267,6 +367,17 @@ private slots:
             QVERIFY(std::fabs(fit.ab.alphaS / truth.alphaS - 1.0) < 1e-9);
             QVERIFY(std::fabs(fit.ab.bandwidthBytesPerS / truth.bandwidthBytesPerS - 1.0) < 1e-9);
             QVERIFY(fit.rmsRelative < 1e-9);
+        }
+        for (auto c : {Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll,
+                       Collective::Broadcast}) {
+            const AlphaBeta truth{3e-6, 120e9};
+            std::vector<TimedSize> times;
+            for (double k = 8; k < 2e10; k *= 2)
+                times.push_back({k, collectiveCost(c, 16, k, truth).timeS});
+            const AlphaBetaFit fit = fitCollectiveAlphaBeta(c, 16, times);
+            QVERIFY(fit.ok);
+            QVERIFY(std::fabs(fit.ab.alphaS / truth.alphaS - 1.0) < 1e-9);
+            QVERIFY(std::fabs(fit.ab.bandwidthBytesPerS / truth.bandwidthBytesPerS - 1.0) < 1e-9);
         }
         // Times that fall with size cannot be fitted; the fit says so instead of lying.
         const AlphaBetaFit bad = fitAllReduceAlphaBeta(AllReduceAlgorithm::Ring, 4,
@@ -336,19 +447,117 @@ private slots:
         QVERIFY(hasRow(facts, "α-β fit: latency α"));
     }
 
-    void otherTestsArePlottedWithANote() {
-        auto r = std::make_shared<NcclTestsResult>(*std::static_pointer_cast<const NcclTestsResult>(
-            syntheticAllReduce(4, {5e-6, 50e9}, AllReduceAlgorithm::Ring)));
-        r->test = "all_gather_perf";
-        importedSet().addBatch({r});
+    void otherCollectivesAgainstTheirRingCost() {
+        // all_gather_perf on 4 ranks, made with collectiveCost at α = 9 µs, B = 30 GB/s.
+        const AlphaBeta truth{9e-6, 30e9};
+        importedSet().addBatch({synthetic("all_gather_perf", 4, [&](double k) {
+            return collectiveCost(Collective::AllGather, 4, k, truth);
+        })});
         const Story story = build("ring-allreduce");
         const Step* step = stepTitled(story, "Your nccl-tests vs the model");
         QVERIFY(step != nullptr);
-        const auto chart = frameOf<ChartFrame>(step->frames(0.0));
+        const auto frames = step->frames(0.0);
+        const auto chart = frameOf<ChartFrame>(frames);
         QVERIFY(series(chart, "measured, out-of-place") != nullptr);
-        QVERIFY(series(chart, "Ring model") == nullptr);
-        QVERIFY(series(chart, "α-β fit") == nullptr);
-        QVERIFY(chart.footnote.find("all_gather_perf is plotted as measured") != std::string::npos);
+        QVERIFY(series(chart, "Ring model") == nullptr); // not the all-reduce curve
+        const ChartSeries* model = series(chart, "ring all_gather_perf model");
+        QVERIFY(model != nullptr);
+        // The curve is the all-gather ring cost at the scenario's α = 5 µs, B = 50 GB/s, N = 4.
+        for (const ChartPoint& p : model->points)
+            QVERIFY(std::fabs(
+                        p.y -
+                        collectiveCost(Collective::AllGather, 4, p.x, {5e-6, 50e9}).busbwBytesPerS /
+                            1e9) < 1e-12);
+        QVERIFY(chart.footnote.find("for all-reduce") != std::string::npos);
+        QVERIFY(series(chart, "α-β fit") != nullptr);
+        const auto facts = frameOf<FactsFrame>(frames);
+        QCOMPARE(row(facts, "α-β fit: latency α").value, std::string("9 µs"));
+        QCOMPARE(row(facts, "α-β fit: bandwidth B").value, std::string("30 GB/s"));
+        QCOMPARE(row(facts, "busbw factor, N = 4").value, std::string("0.75")); // (N−1)/N
+        QCOMPARE(row(facts, "ranks N").value, std::string("4"));
+        QCOMPARE(row(facts, "test").value, std::string("all_gather_perf"));
+    }
+
+    void testsWithoutAModelArePlottedWithANote() {
+        // A test collective_cost does not know, on 2 ranks the file states.
+        auto sendrecv = synthetic("sendrecv_perf", 2, [](double k) {
+            return collectiveCost(Collective::Broadcast, 2, k, {5e-6, 20e9});
+        });
+        importedSet().addBatch({sendrecv});
+        Story story = build("ring-allreduce");
+        const Step* step = stepTitled(story, "Your nccl-tests vs the model");
+        QVERIFY(step != nullptr);
+        auto chart = frameOf<ChartFrame>(step->frames(0.0));
+        QVERIFY(series(chart, "measured, out-of-place") != nullptr);
+        QCOMPARE(chart.series.size(), std::size_t(2)); // the measured pair only
+        QVERIFY(chart.footnote.find("sendrecv_perf is plotted as measured") != std::string::npos);
+        QVERIFY(chart.footnote.find("for all-reduce") != std::string::npos);
+        auto facts = frameOf<FactsFrame>(step->frames(0.0));
+        QCOMPARE(row(facts, "ranks N").value, std::string("2"));
+        QCOMPARE(row(facts, "ranks N").source, std::string("stated in the file"));
+
+        // all_reduce_perf on one GPU: no bytes cross a link, so no model and no fit.
+        importedSet() = ImportedSet();
+        importedSet().addBatch({syntheticAllReduce(2, {5e-6, 50e9}, AllReduceAlgorithm::Ring)});
+        auto single = std::make_shared<NcclTestsResult>(
+            *std::static_pointer_cast<const NcclTestsResult>(importedSet().ncclTests.front()));
+        single->nranks = 1;
+        importedSet() = ImportedSet();
+        importedSet().addBatch({single});
+        story = build("ring-allreduce");
+        step = stepTitled(story, "Your nccl-tests vs the model");
+        QVERIFY(step != nullptr);
+        chart = frameOf<ChartFrame>(step->frames(0.0));
+        QCOMPARE(chart.series.size(), std::size_t(2));
+        QVERIFY(chart.footnote.find("N = 1") != std::string::npos);
+        QVERIFY(step->narration.find("N = 1") != std::string::npos);
+        QVERIFY(step->narration.find("fit: .") == std::string::npos);
+        facts = frameOf<FactsFrame>(step->frames(0.0));
+        QVERIFY(row(facts, "model").value.find("N = 1") != std::string::npos);
+    }
+
+    void realNcclTestsVariants() {
+        // p4de: "0: "-prefixed rows, 8 B … 2 GiB doubling = 29 rows; no test name, no rank
+        // lines: all-reduce and N = 16 from busbw ÷ algbw (78.33 / 41.78 ≈ 1.875 = 2·15/16).
+        // eks excerpt: "[1,0]<stdout>:" prefixes, "..." elisions, a 0-byte row and 6 sizes
+        // 64 MiB … 2 GiB (last row 9197.5 µs, busbw 437.79 / 437.89 GB/s).
+        importedSet().addBatch({import(kData + "aws_2x_p4de_a100_efa_allreduce_srun.txt"),
+                                import(kData + "aws_2x_p5_eks_mpirun_prefixed_excerpt.txt")});
+        const Story story = build("ring-allreduce");
+        const Step* p4de = stepTitled(
+            story, "Your nccl-tests vs the model · aws_2x_p4de_a100_efa_allreduce_srun.txt");
+        const Step* eks = stepTitled(
+            story, "Your nccl-tests vs the model · aws_2x_p5_eks_mpirun_prefixed_excerpt.txt");
+        QVERIFY(p4de != nullptr && eks != nullptr);
+        auto chart = frameOf<ChartFrame>(p4de->frames(0.0));
+        const ChartSeries* out = series(chart, "measured, out-of-place");
+        const ChartSeries* in = series(chart, "measured, in-place");
+        QVERIFY(out && in);
+        QCOMPARE(out->points.size(), std::size_t(29));
+        QCOMPARE(out->points.front().x, 8.0);
+        QCOMPARE(out->points.back().x, 2147483648.0);
+        QCOMPARE(out->points.back().y, 78.33);
+        QCOMPARE(out->points[20].x, 8388608.0); // "8388608 … 762.8 11.00 20.62 … 20.68"
+        QCOMPARE(out->points[20].y, 20.62);
+        QCOMPARE(in->points[20].y, 20.68);
+        auto facts = frameOf<FactsFrame>(p4de->frames(0.0));
+        QCOMPARE(row(facts, "ranks N").value, std::string("16"));
+        QVERIFY(series(chart, "Ring model") != nullptr);
+
+        chart = frameOf<ChartFrame>(eks->frames(0.0));
+        out = series(chart, "measured, out-of-place");
+        in = series(chart, "measured, in-place");
+        QVERIFY(out && in);
+        QCOMPARE(out->points.size(), std::size_t(6)); // the 0-byte row has no log-x position
+        QCOMPARE(out->points.front().x, 67108864.0);
+        QCOMPARE(out->points.front().y, 126.33);
+        QCOMPARE(out->points.back().x, 2147483648.0);
+        QCOMPARE(out->points.back().y, 437.79);
+        QCOMPARE(in->points.back().y, 437.89);
+        facts = frameOf<FactsFrame>(eks->frames(0.0));
+        QCOMPARE(row(facts, "ranks N").value, std::string("16"));
+        QCOMPARE(row(facts, "message sizes").value,
+                 std::string("6 sizes plotted, 67.1 MB to 2.15 GB (1 row of 0 B left out)"));
     }
 
     void ringsAndTreesFromARealLog() {

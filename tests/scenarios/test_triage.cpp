@@ -100,6 +100,11 @@ private slots:
         QTest::addRow("straggler 1.15x") << 1 << 1.15 << 3.0 << "straggler";
         QTest::addRow("straggler 2x") << 1 << 2.0 << 3.0 << "straggler";
         QTest::addRow("fabric 5x") << 2 << 1.3 << 5.0 << "fabric";
+        // The parameters' upper ends. At 10x comm runs far past compute, so overlap % (÷ comm)
+        // falls under 15 % although the buckets still start during the backward pass: the
+        // hidden share (÷ min(comm, compute)) keeps this a fabric, not a serialization.
+        QTest::addRow("fabric 10x") << 2 << 1.3 << 10.0 << "fabric";
+        QTest::addRow("straggler 3x") << 1 << 3.0 << 3.0 << "straggler";
         // A fabric only 1.05x slower still hides under the backward pass: nothing to fix.
         QTest::addRow("fabric 1.05x") << 2 << 1.3 << 1.05 << "none";
         QTest::addRow("straggler 1.03x (within noise)") << 1 << 1.03 << 3.0 << "none";
@@ -177,15 +182,25 @@ private slots:
     // wait on the 126 ranks the sample does not contain. Overlap is 15–20 %, the GPUs idle
     // more than half the window, compute is not uniform: no rule fires, and "none" is the
     // honest answer for a two-of-128 sample.
+    // The evidence says so: only 2 of the job's 128 ranks are in the set.
     void htaSampledPair() {
-        const auto figures = figuresOf({importTrace(kData + "/import/hta_sampled_rank-0.json.gz"),
-                                        importTrace(kData + "/import/hta_sampled_rank-1.json.gz")});
-        const TriageVerdict v = triageVerdict(figures);
+        const auto traces = std::vector{importTrace(kData + "/import/hta_sampled_rank-0.json.gz"),
+                                        importTrace(kData + "/import/hta_sampled_rank-1.json.gz")};
+        const auto figures = figuresOf(traces);
+        QCOMPARE(traces[0]->worldSize.value_or(0), 128L);
+        const TriageVerdict v = triageVerdict(figures, *traces[0]->worldSize);
         dump("hta", figures, v);
         QCOMPARE(figures.size(), std::size_t{2});
         QCOMPARE(v.verdict, std::string("none"));
         QVERIFY(!v.stragglerRank);
         QVERIFY2(v.evidence.find("rank 1 computes") != std::string::npos, v.evidence.c_str());
+        QVERIFY2(v.evidence.find("only 2 of 128 ranks") != std::string::npos, v.evidence.c_str());
+        // Both GPUs idle more than half the window (675 and 651 ms of 1.22 s).
+        QVERIFY2(v.evidence.find("GPU idle 54") != std::string::npos, v.evidence.c_str());
+        // Without the world size the same rules give the same verdict, without the note.
+        const TriageVerdict bare = triageVerdict(figures);
+        QCOMPARE(bare.verdict, v.verdict);
+        QVERIFY(bare.evidence.find("of 128") == std::string::npos);
         // Figures checked against a Python pass over the JSON (interval unions of kernels).
         QCOMPARE(figures[0].rank, 0L);
         QCOMPARE(figures[0].collectives, 10);
@@ -209,7 +224,8 @@ private slots:
     //     overlap = 370 + 170 − 490 = 50 → 29.41 %; exposed 120; window 620; idle 130
     //   wait: AR1 durations 130 / 100 → shortest 100: rank 0 waits 30 (rank 1 came last);
     //         AR2 durations 50 / 70 → shortest 50: rank 1 waits 20.
-    //   verdict: compute 350/370 uniform; overlap median 36.9 % ≥ 15 %; exposed 16.7 % and
+    //   verdict: compute 350/370 uniform; hidden share (overlap ÷ min(comm, compute)) 80/180 =
+    //     44.4 % and 50/170 = 29.4 %, median 36.9 % ≥ 15 %; exposed 16.7 % and
     //     19.4 % of the windows (≥ 15 %, 100/120 ≥ 0.6), median wait 25 < 110/3 → fabric.
     void handWrittenFigures() {
         const auto figures = figuresOf({importTrace(kData + "/triage/two_ranks_rank-0.json"),
@@ -266,6 +282,38 @@ private slots:
         const TriageVerdict v = triageVerdict(f);
         QCOMPARE(v.verdict, std::string("straggler"));
         QCOMPARE(*v.stragglerRank, 2L);
+    }
+
+    // Overlap % (÷ comm) and the hidden share (÷ min(comm, compute)) part ways when comm is
+    // far longer than compute. 4 ranks, window 1000, compute 300, comm 900, wait 10:
+    //   overlap 120 → 13.3 % of comm but 40 % of compute: buckets do start under compute;
+    //     exposed 780 = 78 % of the window on every rank, wait 10 < 780/3 → fabric.
+    //   overlap 0 → 0 % either way, exposed 900 → overlap (serialized).
+    void hiddenShareSeparatesSlowFabricFromSerialized() {
+        std::vector<RankFigures> f(4);
+        for (long i = 0; i < 4; ++i) {
+            RankFigures& r = f[static_cast<std::size_t>(i)];
+            r.rank = i;
+            r.windowUs = 1000;
+            r.computeUs = 300;
+            r.commUs = 900;
+            r.overlapUs = 120;
+            r.overlapPct = 100.0 * 120 / 900;
+            r.exposedCommUs = 780;
+            r.waitUs = 10;
+        }
+        QCOMPARE(triageVerdict(f).verdict, std::string("fabric"));
+        for (RankFigures& r : f) {
+            r.overlapUs = 0;
+            r.overlapPct = 0;
+            r.exposedCommUs = 900;
+        }
+        QCOMPARE(triageVerdict(f).verdict, std::string("overlap"));
+        // A world size larger than the set adds the note, never changes the verdict.
+        const TriageVerdict partial = triageVerdict(f, 64);
+        QCOMPARE(partial.verdict, std::string("overlap"));
+        QVERIFY(partial.evidence.find("only 4 of 64 ranks") != std::string::npos);
+        QVERIFY(triageVerdict(f, 4).evidence.find("ranks in the set") == std::string::npos);
     }
 
     void scenarioLessonAndImportModes() {
