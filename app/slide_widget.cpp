@@ -21,6 +21,10 @@ SlideWidget::SlideWidget(QWidget* parent)
     m_narration->setObjectName("slideNarration");
     m_provenance->setObjectName("slideProvenance");
     m_narration->setWordWrap(true);
+    // A long provenance (imported file names) or title must never widen the slide past its
+    // window or export size: the provenance wraps, a title too long is clipped.
+    m_provenance->setWordWrap(true);
+    m_title->setMinimumWidth(1);
     m_title->setTextFormat(Qt::PlainText);
     m_narration->setTextFormat(Qt::PlainText);
     m_provenance->setTextFormat(Qt::PlainText);

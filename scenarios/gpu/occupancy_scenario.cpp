@@ -356,25 +356,29 @@ Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOcc
                       : std::string{});
 
     FactsFrame facts;
-    facts.title = "Your kernels · measured vs calculator on " + gpu.name;
+    facts.title = "Your kernels · calculator on " + gpu.id;
     for (std::size_t i = 0; i < all.size() && i < kMaxImportedRows; ++i) {
         const auto& o = all[i];
-        std::string label = o.name + " #" + std::to_string(o.id) + " · " +
-                            (o.threads ? std::to_string(*o.threads) + " threads"
-                                       : std::string("block size not in the CSV"));
+        // The three occupancies as the value (short enough for a slide column); the launch's
+        // shape, limiters and notes on the line below.
+        const std::string label = o.name + " #" + std::to_string(o.id);
+        const std::string value =
+            pctText(o.achievedPct) + " / " + pctText(o.theoreticalPct) + " / " +
+            (o.calculatorPct ? formatSignificant(*o.calculatorPct, 3) + " %" : std::string("—"));
+        std::string detail = "achieved / theoretical / calculator · ";
+        detail += o.threads ? std::to_string(*o.threads) + " threads" : "block size not in the CSV";
         if (o.registers)
-            label += ", " + std::to_string(*o.registers) + " registers";
+            detail += ", " + std::to_string(*o.registers) + " registers";
         if (o.sharedBytes)
-            label += ", " + formatBytes(*o.sharedBytes) + " shared";
-        std::string value =
-            "achieved " + pctText(o.achievedPct) + " · theoretical " + pctText(o.theoreticalPct) +
-            (o.limiter ? " (" + *o.limiter + ")" : std::string{}) + " · calculator " +
-            (o.calculatorPct
-                 ? formatSignificant(*o.calculatorPct, 3) + " % (" + o.calculatorLimiter + ")"
-                 : std::string("—"));
+            detail += ", " + formatBytes(*o.sharedBytes) + " shared";
+        if (o.limiter)
+            detail += " · limited by " + *o.limiter;
+        if (o.calculatorPct && !o.calculatorLimiter.empty())
+            detail += " (calculator: " + o.calculatorLimiter + ")";
         if (!o.calculatorNote.empty())
-            value += " · " + o.calculatorNote;
-        facts.rows.push_back({label, value, o.file + "; " + kOccSource, i == 0});
+            detail += " · " + o.calculatorNote;
+        detail += " — " + o.file + "; " + kOccSource;
+        facts.rows.push_back({label, value, detail, i == 0});
     }
     if (all.size() > kMaxImportedRows)
         facts.rows.push_back(
