@@ -37,6 +37,20 @@ private slots:
         QVERIFY(w.slide()->text().stepLabel.startsWith("Step 1/"));
         QVERIFY(w.slide()->text().provenance.contains("modeled on CPU"));
     }
+    void longTextsNeverWidenTheSlide() {
+        // Imported file names make long provenance lines; exports render at a fixed size, so
+        // the slide must not ask for more width than it is given.
+        SlideWidget slide;
+        SlideText text;
+        text.scenarioTitle = QString(400, QChar('T'));
+        text.stepLabel = "Step 1/1";
+        text.stepTitle = "title";
+        text.narration = QString("word ").repeated(200);
+        text.provenance = QString("IMPORTED from file_%1.csv, ").repeated(60).arg(7);
+        slide.setText(text);
+        QVERIFY2(slide.minimumSizeHint().width() < 1000,
+                 qPrintable(QString::number(slide.minimumSizeHint().width())));
+    }
     void keysStepThroughTheStory() {
         MainWindow w;
         w.openInitial(findScenario("roofline"), 0, false);
