@@ -361,25 +361,10 @@ TimelineView::Hit TimelineView::eventAt(const QPointF& pos) const {
     // Two pixels of slack so slivers and instants can be pointed at.
     const auto slack =
         std::max<std::int64_t>(1, std::llround(2.0 * static_cast<double>(a.spanNs()) / a.width()));
-    const auto [first, last] = s.overlapping(r.track, t - slack, t + slack + 1);
-    Hit best;
-    double bestDistance = std::numeric_limits<double>::max();
-    std::int64_t bestStart = std::numeric_limits<std::int64_t>::min();
-    for (std::uint32_t i = first; i < last; ++i) {
-        const StoredEvent& e = s.events()[i];
-        if (!overlapsWindow(e, t - slack, t + slack + 1))
-            continue;
-        const double x0 = a.toPx(e.startNs);
-        const double x1 = std::max(a.toPx(e.endNs()), x0 + 1.0);
-        const double distance = px < x0 ? x0 - px : px >= x1 ? px - x1 : 0.0;
-        // Inside beats near; among those inside, the latest start (the innermost slice).
-        if (distance < bestDistance || (distance == bestDistance && e.startNs >= bestStart)) {
-            bestDistance = distance;
-            bestStart = e.startNs;
-            best = Hit{r.lane, i};
-        }
-    }
-    return bestDistance <= 2.0 ? best : Hit{};
+    // Inside beats near; among those inside, the latest start (the innermost slice).
+    if (const auto hit = eventNear(s, r.track, t, slack))
+        return Hit{r.lane, *hit};
+    return {};
 }
 
 QString TimelineView::eventText(int lane, std::uint32_t event) const {

@@ -77,29 +77,6 @@ void ImportedSet::addBatch(const std::vector<std::shared_ptr<const ImportResult>
     }
 }
 
-void ImportedSet::add(std::shared_ptr<const ImportResult> result) {
-    if (!result)
-        return;
-    // One file on its own: a trace joins the traces already there (it does not replace them).
-    if (auto trace = std::dynamic_pointer_cast<const ChromeTraceResult>(result)) {
-        std::vector<std::optional<long>> given;
-        for (const auto& t : traces)
-            given.push_back(t.rank);
-        given.push_back(trace->rank && std::none_of(traces.begin(), traces.end(),
-                                                    [&](const ImportedTrace& t) {
-                                                        return t.rank == *trace->rank;
-                                                    })
-                            ? trace->rank
-                            : std::nullopt);
-        traces.push_back({trace, numberRanks(given).back()});
-        std::stable_sort(
-            traces.begin(), traces.end(),
-            [](const ImportedTrace& a, const ImportedTrace& b) { return a.rank < b.rank; });
-        return;
-    }
-    addBatch({result});
-}
-
 std::vector<std::string> ImportedSet::paths() const {
     std::vector<std::string> out;
     for (const auto& t : traces)

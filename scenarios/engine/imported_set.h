@@ -37,9 +37,6 @@ struct ImportedSet {
     bool empty() const {
         return traces.empty() && ncu.empty() && ncclTests.empty() && ncclLogs.empty();
     }
-    // Adds one import result to the right list (an unknown kind is ignored). A trace without
-    // a rank, or with one already taken, gets the lowest free rank; the lists keep their order.
-    void add(std::shared_ptr<const ImportResult> result);
     // Adds the files the user opened together: traces in the batch replace the traces held
     // (the ranks of one job come together), and a file imported again replaces its earlier
     // import. Ranks are numbered as numberRanks() says.

@@ -60,15 +60,6 @@ private slots:
         QCOMPARE(set.ncu.size(), std::size_t(2));
         QVERIFY((set.paths() == std::vector<std::string>{"k.csv", "m.csv"}));
     }
-    void addingOneTraceJoinsTheOthers() {
-        ImportedSet set;
-        set.add(trace("r0.json", 0));
-        set.add(trace("again0.json", 0)); // rank taken: the next free one
-        set.add(trace("r5.json", 5));
-        QCOMPARE(set.traces.size(), std::size_t(3));
-        QCOMPARE(set.traces[1].rank, 1L);
-        QCOMPARE(set.traces[2].rank, 5L);
-    }
 };
 
 QTEST_GUILESS_MAIN(TestImportedSet)
