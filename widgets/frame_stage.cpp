@@ -7,6 +7,7 @@
 #include "ladder_view.h"
 #include "memory_access_view.h"
 #include "ring_view.h"
+#include "schedule_view.h"
 #include "sm_grid_view.h"
 #include "stage_layout.h"
 #include "timeline_view.h"
@@ -31,6 +32,7 @@ template <> struct ViewFor<LadderFrame> { using type = LadderView; };
 template <> struct ViewFor<IssueTimelineFrame> { using type = IssueTimelineView; };
 template <> struct ViewFor<TimelineFrame> { using type = TimelineView; };
 template <> struct ViewFor<CommGraphFrame> { using type = CommGraphView; };
+template <> struct ViewFor<ScheduleFrame> { using type = ScheduleView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -81,7 +83,8 @@ void FrameStage::setTheme(const Theme& theme) {
     m_theme = theme;
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
-                   LadderView, IssueTimelineView, TimelineView, CommGraphView>(view, m_theme);
+                   LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView>(
+            view, m_theme);
     }
     update();
 }

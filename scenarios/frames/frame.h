@@ -7,6 +7,7 @@
 #include "frames/ladder_frame.h"
 #include "frames/memory_access_frame.h"
 #include "frames/ring_frame.h"
+#include "frames/schedule_frame.h"
 #include "frames/sm_grid_frame.h"
 #include "frames/timeline_frame.h"
 #include "frames/warp_frame.h"
@@ -18,7 +19,7 @@ namespace wb {
 
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
-                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame>;
+                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -1,0 +1,57 @@
+#pragma once
+// One training step as a Gantt chart: a row per GPU (or per GPU stream: compute, NCCL), a bar
+// per forward/backward pass or collective with the times the model gave it. Rows marked
+// `idleIsBubble` are pipeline stages: their idle time is the bubble, drawn hatched. The
+// playback cursor reveals the step as it runs; bars not started yet are drawn faint.
+#include <string>
+#include <vector>
+
+namespace wb {
+
+enum class ScheduleKind {
+    Forward,
+    Backward,
+    Optimizer,
+    AllReduce,
+    ReduceScatter,
+    AllGather,
+    SendRecv,
+    AllToAll,
+};
+inline constexpr int kScheduleKinds = 8;
+// "forward", "backward", "optimizer", "all-reduce", "reduce-scatter", "all-gather",
+// "send/recv", "all-to-all"
+inline const char* scheduleKindName(ScheduleKind k) {
+    constexpr const char* names[kScheduleKinds] = {"forward",    "backward",       "optimizer",
+                                                   "all-reduce", "reduce-scatter", "all-gather",
+                                                   "send/recv",  "all-to-all"};
+    return names[static_cast<int>(k)];
+}
+
+struct ScheduleBar {
+    double startS = 0.0;
+    double endS = 0.0;
+    ScheduleKind kind = ScheduleKind::Forward;
+    std::string label; // drawn inside the bar when it fits: "3" (micro-batch), "L2"
+    int shade = 0;     // 0 = full colour; 1, 2, ... lighter (interleaved model chunks)
+    std::string tip;
+    bool operator==(const ScheduleBar&) const = default;
+};
+
+struct ScheduleRow {
+    std::string label; // "GPU 0 compute", "stage 2"
+    std::vector<ScheduleBar> bars;
+    bool idleIsBubble = false; // hatch the gaps between 0 and the frame's end
+    bool operator==(const ScheduleRow&) const = default;
+};
+
+struct ScheduleFrame {
+    std::string title;
+    std::vector<ScheduleRow> rows;
+    double endS = 0.0;     // the time axis runs 0…endS
+    double cursorS = -1.0; // playback position; < 0 draws the whole step with no cursor
+    std::string caption;   // one line under the title: the numbers the step is about
+    bool operator==(const ScheduleFrame&) const = default;
+};
+
+} // namespace wb
