@@ -77,7 +77,7 @@ ScheduleView::Layout ScheduleView::layoutFor(const QRectF& bounds) const {
     const double top = l.caption.bottom() + l.em * 0.6;
     const double bottomReserve = l.em * 1.6 + l.em * 1.8; // axis, legend
     const double available = std::max(0.0, inner.bottom() - top - bottomReserve);
-    l.rowH = std::min(l.em * 3.0, available / rows);
+    l.rowH = std::min(l.em * 5.0, available / rows);
     l.plot = QRectF(inner.left() + labelW, top, inner.width() - labelW, l.rowH * rows);
     l.labels = QRectF(inner.left(), top, labelW, l.plot.height());
     l.axis = QRectF(l.plot.left(), l.plot.bottom(), l.plot.width(), l.em * 1.6);
