@@ -20,7 +20,8 @@ double dalyInterval(double checkpoint, double mtbf);
 double expectedWaste(double interval, double checkpoint, double mtbf, double restart);
 
 // The first-order expansion: δ/τ (writing) + (τ+δ)/2M (rework) + R/M (restart). At Young's τ
-// the first two terms give about √(2δ/M). Good while τ + δ ≪ M.
+// the first two terms give about √(2δ/M). Good while τ + δ ≪ M. It counts overhead per unit
+// of work, so it reads a little above expectedWaste (a share of wall time) as the terms grow.
 double firstOrderWaste(double interval, double checkpoint, double mtbf, double restart);
 
 } // namespace wb

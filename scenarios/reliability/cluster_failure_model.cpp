@@ -354,7 +354,9 @@ std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {
                             sum.kind == ComponentKind::Storage;
         }
         const std::string one = componentKindName(sum.kind);
-        if (sum.spofs > 0 && gpusExample > 0)
+        if (sum.spofs > 0 && sum.kind == ComponentKind::Gpu)
+            sum.why = "every rank of a synchronous job takes part in every collective";
+        else if (sum.spofs > 0 && gpusExample > 0)
             sum.why = "each " + one + " takes " + plural(gpusExample, "GPU", "GPUs") +
                       " with it, and a synchronous job needs every rank";
         else if (sum.spofs > 0)
