@@ -6,6 +6,7 @@
 #include "reliability/cluster_failure_model.h"
 #include "reliability/collective_hang.h"
 #include "reliability/failure_simulator.h"
+#include "reliability/llama3_interruptions.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -15,15 +16,6 @@ namespace wb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Model errors are the user's mistake: CalcError, exit 2.
-template <typename F> auto rejecting(F&& f) {
-    try {
-        return f();
-    } catch (const std::invalid_argument& e) {
-        throw CalcError(e.what());
-    }
-}
 
 // Every number we print must be finite: a NaN in JSON output is a bug, not an answer.
 double finite(double v, const char* what) {
@@ -223,7 +215,8 @@ void appendReliabilityCalcModels(std::vector<CalcModel>& v) {
         {"goodput",
          "Monte Carlo goodput of a synchronous job with GPU failures, checkpoints and restarts",
          {need(ParamSpec::integer("gpus", "GPUs N", "", 1, 1e7, 16384, true)),
-          need(ParamSpec::real("gpu-mtbf-hours", "MTBF of one GPU", "h", 1e-3, 1e12, 79000, true)),
+          need(ParamSpec::real("gpu-mtbf-hours", "MTBF of one GPU", "h", 1e-3, 1e12,
+                               llama3GpuMtbfHours(), true)),
           need(ParamSpec::real("checkpoint-minutes", "Checkpoint write time D", "min", 0, 1e6, 1)),
           need(ParamSpec::real("interval-minutes", "Checkpoint interval T", "min", 1e-3, 1e7, 20,
                                true)),

@@ -1,41 +1,31 @@
 #include "reliability/checkpoint_interval.h"
 
+#include "reliability/argument_checks.h"
+
 #include <cmath>
-#include <stdexcept>
-#include <string>
 
 namespace wb {
 
 namespace {
 
-void positive(double v, const char* what) {
-    if (!std::isfinite(v) || !(v > 0.0))
-        throw std::invalid_argument(std::string(what) + " must be a positive number");
-}
-
-void nonNegative(double v, const char* what) {
-    if (!std::isfinite(v) || v < 0.0)
-        throw std::invalid_argument(std::string(what) + " must be zero or a positive number");
-}
-
 void checkAll(double interval, double checkpoint, double mtbf, double restart) {
-    positive(interval, "checkpoint interval");
-    nonNegative(checkpoint, "checkpoint time");
-    positive(mtbf, "MTBF");
-    nonNegative(restart, "restart time");
+    requirePositive(interval, "checkpoint interval");
+    requireNonNegative(checkpoint, "checkpoint time");
+    requirePositive(mtbf, "MTBF");
+    requireNonNegative(restart, "restart time");
 }
 
 } // namespace
 
 double youngInterval(double checkpoint, double mtbf) {
-    positive(checkpoint, "checkpoint time");
-    positive(mtbf, "MTBF");
+    requirePositive(checkpoint, "checkpoint time");
+    requirePositive(mtbf, "MTBF");
     return std::sqrt(2.0 * checkpoint * mtbf);
 }
 
 double dalyInterval(double checkpoint, double mtbf) {
-    positive(checkpoint, "checkpoint time");
-    positive(mtbf, "MTBF");
+    requirePositive(checkpoint, "checkpoint time");
+    requirePositive(mtbf, "MTBF");
     // Past δ = 2M a checkpoint takes longer than two failure gaps: Daly's answer is to
     // checkpoint once per MTBF, the formula's second branch (FACTS.md §5).
     if (checkpoint >= 2.0 * mtbf)

@@ -1,6 +1,7 @@
 #include "reliability/cluster_failure_model.h"
 
 #include "engine/number_format.h"
+#include "reliability/argument_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,14 +34,7 @@ std::string componentKindName(ComponentKind k) {
 }
 
 ComponentKind parseComponentKind(const std::string& name) {
-    const auto& names = componentKindNames();
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i] == name)
-            return static_cast<ComponentKind>(i);
-    std::string all;
-    for (const auto& n : names)
-        all += (all.empty() ? "" : "|") + n;
-    throw std::invalid_argument("unknown component '" + name + "'; allowed: " + all);
+    return parseNamed<ComponentKind>(componentKindNames(), name, "component");
 }
 
 ParallelLayout parseLayoutSizes(const std::string& text) {
@@ -197,36 +191,20 @@ bool ClusterFailureModel::jobNeeds(int componentId) const {
     return k == ComponentKind::Gpu || k == ComponentKind::Storage;
 }
 
-namespace {
-
-// Breadth-first over "depends on" from the failed components; `down` and `setDown` are
-// scratch the caller resets (only the touched entries, so a SPOF scan stays linear).
-struct Spread {
-    std::vector<char> isDown;
-    std::vector<int> setDown;
-    std::vector<int> touchedSets;
-    std::vector<int> order; // components down, in the order found
-};
-
-} // namespace
-
-BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) const {
-    const int total = static_cast<int>(m_components.size());
+ClusterFailureModel::Spread ClusterFailureModel::freshSpread() const {
     Spread s;
     s.isDown.assign(m_components.size(), 0);
     s.setDown.assign(m_setOwner.size(), 0);
-    for (int c : componentIds) {
-        if (c < 0 || c >= total)
-            throw std::invalid_argument("component id " + std::to_string(c) + " does not exist");
-        if (!s.isDown[static_cast<std::size_t>(c)]) {
-            s.isDown[static_cast<std::size_t>(c)] = 1;
-            s.order.push_back(c);
-        }
-    }
+    return s;
+}
+
+void ClusterFailureModel::spread(Spread& s) const {
     for (std::size_t head = 0; head < s.order.size(); ++head) {
         const auto c = static_cast<std::size_t>(s.order[head]);
         for (int i = m_memberStart[c]; i < m_memberStart[c + 1]; ++i) {
             const auto set = static_cast<std::size_t>(m_memberSets[static_cast<std::size_t>(i)]);
+            if (s.setDown[set] == 0)
+                s.touchedSets.push_back(static_cast<int>(set));
             if (++s.setDown[set] == m_setSize[set]) {
                 const auto owner = static_cast<std::size_t>(m_setOwner[set]);
                 if (!s.isDown[owner]) {
@@ -236,6 +214,29 @@ BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) cons
             }
         }
     }
+}
+
+void ClusterFailureModel::reset(Spread& s) {
+    for (int d : s.order)
+        s.isDown[static_cast<std::size_t>(d)] = 0;
+    for (int set : s.touchedSets)
+        s.setDown[static_cast<std::size_t>(set)] = 0;
+    s.touchedSets.clear();
+    s.order.clear();
+}
+
+BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) const {
+    const int total = static_cast<int>(m_components.size());
+    Spread s = freshSpread();
+    for (int c : componentIds) {
+        if (c < 0 || c >= total)
+            throw std::invalid_argument("component id " + std::to_string(c) + " does not exist");
+        if (!s.isDown[static_cast<std::size_t>(c)]) {
+            s.isDown[static_cast<std::size_t>(c)] = 1;
+            s.order.push_back(c);
+        }
+    }
+    spread(s);
 
     BlastRadius b;
     b.down = s.order;
@@ -307,9 +308,7 @@ std::vector<int> ClusterFailureModel::gpusUnder(int componentId) const {
 std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {
     // One spread per component with shared scratch, reset entry by entry: the scan costs the
     // sum of the blast radii (about 200k steps for the default cluster), not components².
-    Spread s;
-    s.isDown.assign(m_components.size(), 0);
-    s.setDown.assign(m_setOwner.size(), 0);
+    Spread s = freshSpread();
     std::vector<SpofSummary> out;
     for (int k = 0; k < kindCount; ++k) {
         SpofSummary sum;
@@ -321,31 +320,14 @@ std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {
              c < m_firstOfKind[static_cast<std::size_t>(k) + 1]; ++c) {
             s.order.assign(1, c);
             s.isDown[static_cast<std::size_t>(c)] = 1;
+            spread(s);
             bool stops = false;
             int gpus = 0;
-            for (std::size_t head = 0; head < s.order.size(); ++head) {
-                const auto d = static_cast<std::size_t>(s.order[head]);
-                stops = stops || jobNeeds(static_cast<int>(d));
-                gpus += m_components[d].kind == ComponentKind::Gpu ? 1 : 0;
-                for (int i = m_memberStart[d]; i < m_memberStart[d + 1]; ++i) {
-                    const auto set =
-                        static_cast<std::size_t>(m_memberSets[static_cast<std::size_t>(i)]);
-                    if (s.setDown[set] == 0)
-                        s.touchedSets.push_back(static_cast<int>(set));
-                    if (++s.setDown[set] == m_setSize[set]) {
-                        const auto owner = static_cast<std::size_t>(m_setOwner[set]);
-                        if (!s.isDown[owner]) {
-                            s.isDown[owner] = 1;
-                            s.order.push_back(static_cast<int>(owner));
-                        }
-                    }
-                }
+            for (int d : s.order) {
+                stops = stops || jobNeeds(d);
+                gpus += m_components[static_cast<std::size_t>(d)].kind == ComponentKind::Gpu;
             }
-            for (int d : s.order)
-                s.isDown[static_cast<std::size_t>(d)] = 0;
-            for (int set : s.touchedSets)
-                s.setDown[static_cast<std::size_t>(set)] = 0;
-            s.touchedSets.clear();
+            reset(s);
             if (stops)
                 ++sum.spofs;
             if (gpusExample < 0)

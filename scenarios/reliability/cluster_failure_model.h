@@ -106,6 +106,19 @@ public:
     std::vector<SpofSummary> singlePointsOfFailure() const;
 
 private:
+    // Scratch for one failure's spread: which components are down, how many members of each
+    // dependency set are down, and the components in the order they went down.
+    struct Spread {
+        std::vector<char> isDown;
+        std::vector<int> setDown;
+        std::vector<int> touchedSets;
+        std::vector<int> order;
+    };
+    Spread freshSpread() const;
+    // Breadth-first over "depends on" from the components already in s.order.
+    void spread(Spread& s) const;
+    // Clears only what the last spread touched, so a scan over every component stays linear.
+    static void reset(Spread& s);
     bool jobNeeds(int componentId) const;
 
     ClusterSpec m_spec;

@@ -1,6 +1,7 @@
 #include "reliability/collective_hang.h"
 
 #include "engine/number_format.h"
+#include "reliability/argument_checks.h"
 #include "reliability/reliability_random.h"
 
 #include <algorithm>
@@ -19,12 +20,7 @@ std::string hangFaultName(HangFault f) {
 }
 
 HangFault parseHangFault(const std::string& name) {
-    const auto& names = hangFaultNames();
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i] == name)
-            return static_cast<HangFault>(i);
-    throw std::invalid_argument("unknown fault '" + name +
-                                "'; allowed: none|dead-rank|skip|size|order");
+    return parseNamed<HangFault>(hangFaultNames(), name, "fault");
 }
 
 std::string callStateName(CallState s) {
@@ -265,10 +261,10 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
         t.culprits = odd;
     }
     if (t.culprits.size() == 1) {
-        const RankFlightRecord* r = nullptr;
-        for (const auto& rec : ranks)
-            if (rec.rank == t.culprits.front())
-                r = &rec;
+        // The culprit came from these records, so the search always finds it.
+        const auto r = std::find_if(ranks.begin(), ranks.end(), [&](const RankFlightRecord& rec) {
+            return rec.rank == t.culprits.front();
+        });
         std::string why = "Rank " + std::to_string(r->rank) + " is the culprit. ";
         if (r->stateAt(stuck) == CallState::NotIssued) {
             why += r->last() ? "Its last entry is #" + std::to_string(r->last()->seq) + " (" +

@@ -1,5 +1,6 @@
 #include "reliability/failure_simulator.h"
 
+#include "reliability/argument_checks.h"
 #include "reliability/checkpoint_interval.h"
 #include "reliability/reliability_random.h"
 
@@ -24,25 +25,17 @@ std::string segmentKindName(SegmentKind k) {
 }
 
 void JobConfig::validate() const {
-    auto positive = [](double v, const std::string& what) {
-        if (!std::isfinite(v) || !(v > 0.0))
-            throw std::invalid_argument(what + " must be a positive number");
-    };
-    auto nonNegative = [](double v, const std::string& what) {
-        if (!std::isfinite(v) || v < 0.0)
-            throw std::invalid_argument(what + " must be zero or a positive number");
-    };
     if (sources.empty())
         throw std::invalid_argument("the job needs at least one failure source");
     for (const FailureSource& s : sources) {
-        positive(s.mtbfHoursPerUnit, "MTBF of " + s.name);
+        requirePositive(s.mtbfHoursPerUnit, "MTBF of " + s.name);
         if (s.units < 1)
             throw std::invalid_argument("units of " + s.name + " must be at least 1");
     }
-    positive(intervalS, "checkpoint interval");
-    nonNegative(checkpointS, "checkpoint time");
-    nonNegative(restartS, "restart time");
-    positive(durationS, "duration");
+    requirePositive(intervalS, "checkpoint interval");
+    requireNonNegative(checkpointS, "checkpoint time");
+    requireNonNegative(restartS, "restart time");
+    requirePositive(durationS, "duration");
 }
 
 double JobConfig::failureRatePerS() const {

@@ -40,6 +40,14 @@ std::string llama3TableNote() {
            "(Llama 3, arXiv:2407.21783, Table 5).";
 }
 
+double llama3GpuMtbfHours() {
+    const Llama3Record& r = llama3Record();
+    int gpuFaults = 0;
+    for (const InterruptionCause& c : r.causes)
+        gpuFaults += c.category == "GPU" ? c.count : 0;
+    return static_cast<double>(r.gpus) * r.days * 24.0 / gpuFaults;
+}
+
 std::vector<FailureSource> llama3FailureSources(int gpus) {
     if (gpus < 1)
         throw std::invalid_argument("the job needs at least 1 GPU");

@@ -40,4 +40,8 @@ std::string llama3TableNote();
 // ran at 16K GPUs throughout). Throws std::invalid_argument for gpus < 1.
 std::vector<FailureSource> llama3FailureSources(int gpus);
 
+// Per-GPU MTBF for the GPU-category rows alone: 16,384 × 54 × 24 h / 268 ≈ 79,000 h, about
+// 9 years (FACTS.md §4.5).
+double llama3GpuMtbfHours();
+
 } // namespace wb

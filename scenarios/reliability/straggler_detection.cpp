@@ -1,5 +1,6 @@
 #include "reliability/straggler_detection.h"
 
+#include "reliability/argument_checks.h"
 #include "reliability/reliability_random.h"
 
 #include <algorithm>
@@ -14,8 +15,7 @@ void StepTimeConfig::validate() const {
         throw std::invalid_argument("ranks must be 1…1048576");
     if (steps < 1 || steps > 1 << 20)
         throw std::invalid_argument("steps must be 1…1048576");
-    if (!std::isfinite(stepS) || !(stepS > 0))
-        throw std::invalid_argument("step time must be a positive number");
+    requirePositive(stepS, "step time");
     if (!std::isfinite(jitter) || jitter < 0 || jitter > 0.5)
         throw std::invalid_argument("jitter must be 0…0.5");
     for (const InjectedStraggler& s : stragglers) {

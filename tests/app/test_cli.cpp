@@ -175,6 +175,48 @@ private slots:
                              << "params";
         QTest::newRow("dangling") << QStringList{"calc", "busbw", "--ranks"}
                                   << "--ranks needs a value";
+        // The reliability models: zero, negative and NaN MTBF, no GPUs, bad layouts.
+        QTest::newRow("zero mtbf")
+            << QStringList{"calc", "checkpoint", "--mtbf-hours", "0", "--checkpoint-minutes", "5"}
+            << "mtbf-hours";
+        QTest::newRow("negative mtbf")
+            << QStringList{"calc", "checkpoint", "--mtbf-hours", "-2", "--checkpoint-minutes", "5"}
+            << "mtbf-hours";
+        QTest::newRow("nan mtbf") << QStringList{"calc", "checkpoint",           "--mtbf-hours",
+                                                 "nan",  "--checkpoint-minutes", "5"}
+                                  << "mtbf-hours";
+        QTest::newRow("zero gpus") << QStringList{"calc",
+                                                  "goodput",
+                                                  "--gpus",
+                                                  "0",
+                                                  "--gpu-mtbf-hours",
+                                                  "100",
+                                                  "--checkpoint-minutes",
+                                                  "1",
+                                                  "--interval-minutes",
+                                                  "10"}
+                                   << "gpus";
+        QTest::newRow("too much work") << QStringList{"calc",
+                                                      "goodput",
+                                                      "--gpus",
+                                                      "10000000",
+                                                      "--gpu-mtbf-hours",
+                                                      "0.001",
+                                                      "--checkpoint-minutes",
+                                                      "1",
+                                                      "--interval-minutes",
+                                                      "10",
+                                                      "--trials",
+                                                      "1000000"}
+                                       << "trials";
+        QTest::newRow("layout does not divide")
+            << QStringList{"calc", "blast-radius", "--fail",
+                           "node", "--layout",     "tp=8,pp=16,dp=100"}
+            << "does not match";
+        QTest::newRow("unknown component")
+            << QStringList{"calc", "blast-radius", "--fail", "toaster"} << "gpu|node|rack";
+        QTest::newRow("culprit out of range")
+            << QStringList{"calc", "hang", "--ranks", "8", "--culprit", "9"} << "culprit";
         QTest::newRow("unknown scenario") << QStringList{"--scenario", "nope"} << "ring-allreduce";
         QTest::newRow("step out of range")
             << QStringList{"--scenario", "roofline", "--step", "99"} << "1…";
@@ -329,59 +371,6 @@ private slots:
         const Result spine = runWarpboard({"calc", "blast-radius", "--fail", "spine", "--json"});
         QCOMPARE(jsonOf(spine)["gpus_lost"].toInt(), 0);
         QCOMPARE(jsonOf(spine)["job_stops"].toBool(), false);
-    }
-    void calcReliabilityRefusesBadArguments_data() {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("mentions");
-        QTest::newRow("zero mtbf")
-            << QStringList{"calc", "checkpoint", "--mtbf-hours", "0", "--checkpoint-minutes", "5"}
-            << "mtbf-hours";
-        QTest::newRow("negative mtbf")
-            << QStringList{"calc", "checkpoint", "--mtbf-hours", "-2", "--checkpoint-minutes", "5"}
-            << "mtbf-hours";
-        QTest::newRow("nan mtbf") << QStringList{"calc", "checkpoint",           "--mtbf-hours",
-                                                 "nan",  "--checkpoint-minutes", "5"}
-                                  << "mtbf-hours";
-        QTest::newRow("zero gpus") << QStringList{"calc",
-                                                  "goodput",
-                                                  "--gpus",
-                                                  "0",
-                                                  "--gpu-mtbf-hours",
-                                                  "100",
-                                                  "--checkpoint-minutes",
-                                                  "1",
-                                                  "--interval-minutes",
-                                                  "10"}
-                                   << "gpus";
-        QTest::newRow("too much work") << QStringList{"calc",
-                                                      "goodput",
-                                                      "--gpus",
-                                                      "10000000",
-                                                      "--gpu-mtbf-hours",
-                                                      "0.001",
-                                                      "--checkpoint-minutes",
-                                                      "1",
-                                                      "--interval-minutes",
-                                                      "10",
-                                                      "--trials",
-                                                      "1000000"}
-                                       << "trials";
-        QTest::newRow("layout does not divide")
-            << QStringList{"calc", "blast-radius", "--fail",
-                           "node", "--layout",     "tp=8,pp=16,dp=100"}
-            << "does not match";
-        QTest::newRow("unknown component")
-            << QStringList{"calc", "blast-radius", "--fail", "toaster"} << "gpu|node|rack";
-        QTest::newRow("culprit out of range")
-            << QStringList{"calc", "hang", "--ranks", "8", "--culprit", "9"} << "culprit";
-    }
-    void calcReliabilityRefusesBadArguments() {
-        QFETCH(QStringList, args);
-        QFETCH(QString, mentions);
-        const Result r = runWarpboard(args + QStringList{"--json"});
-        QCOMPARE(r.code, 2);
-        QVERIFY2(r.out.isEmpty(), r.out.constData());
-        QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
     }
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.

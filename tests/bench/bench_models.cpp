@@ -4,6 +4,7 @@
 #include "parallel/layout_search.h"
 #include "reliability/cluster_failure_model.h"
 #include "reliability/failure_simulator.h"
+#include "reliability/llama3_interruptions.h"
 
 #include <benchmark/benchmark.h>
 
@@ -29,15 +30,21 @@ void BM_LayoutSearch_4096Gpus(benchmark::State& state) {
     state.counters["layouts"] = evaluated;
 }
 
-// Checkpoint every 30 min (near Young's 34 min at M ≈ 4.8 h, δ = 2 min): ~270 failures and
-// ~2,400 checkpoints per trial; the simulator skips whole failure-free cycles at once.
-void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
+// 16,384 GPUs with Llama 3's per-GPU MTBF for GPU faults (≈ 79,000 h, FACTS.md §4.5), 54 days.
+wb::JobConfig llamaScaleJob() {
     wb::JobConfig c;
-    c.sources = {{"GPU", 79000.0, 16384}};
+    c.sources = {{"GPU", wb::llama3GpuMtbfHours(), 16384}};
     c.intervalS = 30 * 60.0;
     c.checkpointS = 2 * 60.0;
     c.restartS = 10 * 60.0;
     c.durationS = 54 * 86400.0;
+    return c;
+}
+
+// Checkpoint every 30 min (near Young's 34 min at M ≈ 4.8 h, δ = 2 min): ~270 failures and
+// ~2,400 checkpoints per trial; the simulator skips whole failure-free cycles at once.
+void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
+    const wb::JobConfig c = llamaScaleJob();
     wb::GoodputStats s;
     for (auto _ : state) {
         s = wb::simulateGoodput(c, 1000, 1);
@@ -50,12 +57,7 @@ void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
 
 // One 54-day run with its full segment timeline (what the C1 view draws).
 void BM_GoodputTimeline_16kGpus_54Days(benchmark::State& state) {
-    wb::JobConfig c;
-    c.sources = {{"GPU", 79000.0, 16384}};
-    c.intervalS = 30 * 60.0;
-    c.checkpointS = 2 * 60.0;
-    c.restartS = 10 * 60.0;
-    c.durationS = 54 * 86400.0;
+    const wb::JobConfig c = llamaScaleJob();
     std::size_t segments = 0;
     for (auto _ : state) {
         const wb::JobRun r = wb::simulateJob(c, 1);

@@ -28,7 +28,7 @@ constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
 // The 16,384-GPU job with GPU faults at Llama 3's per-GPU MTBF (FACTS.md §4.5).
 JobConfig llamaLikeJob() {
     JobConfig c;
-    c.sources = {{"GPU", 79000.0, 16384}};
+    c.sources = {{"GPU", wb::llama3GpuMtbfHours(), 16384}};
     c.intervalS = 30 * 60.0;
     c.checkpointS = 2 * 60.0;
     c.restartS = 10 * 60.0;
@@ -250,6 +250,8 @@ private slots:
         QCOMPARE(r.causes.front().printedPercent, 30.1);
         QCOMPARE(r.causes.front().count, 148);
         QCOMPARE(gpu, 268);
+        QCOMPARE(llama3GpuMtbfHours(), 16384.0 * 54 * 24 / 268);
+        QVERIFY(std::fabs(llama3GpuMtbfHours() - 79000) < 500); // FACTS.md §4.5: ≈ 79,000 h
         QCOMPARE(r.printedGpuPercent, 58.7);
         QCOMPARE(r.printedHardwarePercent, 78.0);
         QVERIFY(llama3TableNote().find("35.3%") != std::string::npos);
