@@ -89,7 +89,7 @@ HangSimulation simulateHang(const HangConfig& c, std::uint64_t seed) {
     auto draw = [&] {
         CollectiveCall call;
         call.op = ops[g() % 4];
-        call.bytes = 1LL << (20 + g() % 9); // 1 MiB … 256 MiB, gradient-bucket sizes
+        call.bytes = 1'000'000LL << (g() % 9); // 1 MB … 256 MB, gradient-bucket sizes
         return call;
     };
     HangSimulation sim;
@@ -251,7 +251,8 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
                          (e.call.op != majorityCall.op
                               ? " (a different op: its calls are out of order or one was "
                                 "skipped)"
-                              : " (a different size)");
+                              : " (the same op, a different size: mismatched shapes, or its "
+                                "calls are out of order)");
         }
         t.steps.push_back({"Compare the calls at #" + std::to_string(stuck),
                            std::to_string(majority->size()) + " ranks called " +

@@ -68,6 +68,9 @@ JobRun simulateJob(const JobConfig& c, std::uint64_t seed, bool keepSegments) {
     const double totalPerHour = rate * 3600.0;
     const double end = c.durationS;
     const double cycle = c.intervalS + c.checkpointS;
+    if (keepSegments && end / cycle > 2e6)
+        throw std::invalid_argument("a timeline of more than 2,000,000 checkpoint intervals is "
+                                    "too long to keep; lengthen the interval or shorten the run");
     JobRun run;
     run.durationS = end;
     auto emit = [&](SegmentKind k, double a, double b, const std::string& cause) {
@@ -132,6 +135,12 @@ GoodputStats simulateGoodput(const JobConfig& c, int trials, std::uint64_t seed)
     if (trials < 1)
         throw std::invalid_argument("trials must be at least 1");
     c.validate();
+    const double expectedFailures = trials * c.durationS * c.failureRatePerS();
+    if (expectedFailures > 2e8)
+        throw std::invalid_argument(
+            "about " + std::to_string(static_cast<long long>(expectedFailures)) +
+            " failures to simulate (trials × duration × failure rate); at most 2e8: lower the "
+            "trials or the duration");
     std::vector<double> goodput(static_cast<std::size_t>(trials));
     GoodputStats s;
     s.trials = trials;

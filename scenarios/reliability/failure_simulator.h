@@ -54,7 +54,8 @@ struct JobRun {
     double goodput() const { return durationS > 0 ? usefulS / durationS : 0.0; }
 };
 
-// One run; the same config and seed give the same run with any standard library.
+// One run; the same config and seed give the same run with any standard library. With
+// keepSegments, refuses (std::invalid_argument) a timeline of more than 2,000,000 cycles.
 JobRun simulateJob(const JobConfig& c, std::uint64_t seed, bool keepSegments = true);
 
 struct GoodputStats {
@@ -63,7 +64,8 @@ struct GoodputStats {
     double failuresMean = 0;
 };
 // `trials` runs, trial k seeded with mixSeed(seed, k). Throws std::invalid_argument for
-// trials < 1 or a bad config.
+// trials < 1, a bad config, or more than 2·10⁸ expected failures in all (the cost is a few
+// steps per failure: about a second per 10⁸ on one core).
 GoodputStats simulateGoodput(const JobConfig& c, int trials, std::uint64_t seed);
 
 struct SweepPoint {

@@ -195,6 +195,12 @@ private slots:
         // A run segment is kept work only when no failure follows it before its checkpoint.
         QVERIFY(std::fabs(run - a.usefulS) < 1e-6 * c.durationS);
         QVERIFY(lost >= 1 && restarts >= lost && a.failures >= lost);
+        // A timeline too long to keep is refused; its goodput alone is still computed.
+        JobConfig dense = c;
+        dense.intervalS = 0.1;
+        dense.checkpointS = 0.1; // 3 million cycles in 7 days
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulateJob(dense, 1));
+        QVERIFY(simulateJob(dense, 1, false).goodput() > 0);
         // Llama 3's table at 16K GPUs: 419 interruptions in 54 days, M ≈ 3.09 h.
         QVERIFY(std::fabs(c.mtbfS() / 3600 - 54.0 * 24 / 419) < 1e-9);
     }
