@@ -65,6 +65,15 @@ ParallelLayout parseLayoutSizes(const std::string& text) {
     return l;
 }
 
+ClusterSpec clusterSpecFor(const ClusterTopology& t) {
+    t.validate();
+    ClusterSpec c;
+    c.gpus = t.gpus();
+    c.gpusPerNode = t.gpusPerNode;
+    c.nodesPerRack = t.nodesPerLeaf;
+    return c;
+}
+
 void ClusterSpec::validate() const {
     auto atLeastOne = [](int v, const char* what) {
         if (v < 1)
@@ -151,10 +160,14 @@ ClusterFailureModel::ClusterFailureModel(const ClusterSpec& spec, const Parallel
         // A node cut off from the fabric is lost to the job just as surely as a dead one.
         needs(id(ComponentKind::Node, n), {id(ComponentKind::Tor, rack)});
     }
+    // Sets are made owner by owner in id order (racks before ToRs), so one owner's sets
+    // form a contiguous run that dependenciesOf finds by binary search.
     for (int r = 0; r < racks; ++r) {
         needs(id(ComponentKind::Rack, r), {id(ComponentKind::Pdu, r / m_spec.racksPerPdu)});
         needs(id(ComponentKind::Rack, r),
               {id(ComponentKind::Cooling, r / m_spec.racksPerCoolingZone)});
+    }
+    for (int r = 0; r < racks; ++r) {
         // The ToR sits in its rack (power, cooling) and uplinks to every spine of its pod.
         needs(id(ComponentKind::Tor, r), {id(ComponentKind::Rack, r)});
         std::vector<int> spines;
@@ -163,6 +176,15 @@ ClusterFailureModel::ClusterFailureModel(const ClusterSpec& spec, const Parallel
             spines.push_back(id(ComponentKind::Spine, pod * m_spec.spinesPerPod + s));
         needs(id(ComponentKind::Tor, r), spines);
     }
+    m_setStart.assign(m_setOwner.size() + 1, 0);
+    for (const auto& entry : memberOf)
+        ++m_setStart[static_cast<std::size_t>(entry.second) + 1];
+    for (std::size_t i = 1; i < m_setStart.size(); ++i)
+        m_setStart[i] += m_setStart[i - 1];
+    m_setMembers.assign(memberOf.size(), 0);
+    std::vector<int> next(m_setStart.begin(), m_setStart.end() - 1);
+    for (const auto& [member, set] : memberOf)
+        m_setMembers[static_cast<std::size_t>(next[static_cast<std::size_t>(set)]++)] = member;
     std::sort(memberOf.begin(), memberOf.end());
     m_memberStart.assign(m_components.size() + 1, 0);
     for (const auto& [member, set] : memberOf)
@@ -226,11 +248,9 @@ void ClusterFailureModel::reset(Spread& s) {
 }
 
 BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) const {
-    const int total = static_cast<int>(m_components.size());
     Spread s = freshSpread();
     for (int c : componentIds) {
-        if (c < 0 || c >= total)
-            throw std::invalid_argument("component id " + std::to_string(c) + " does not exist");
+        checkId(c);
         if (!s.isDown[static_cast<std::size_t>(c)]) {
             s.isDown[static_cast<std::size_t>(c)] = 1;
             s.order.push_back(c);
@@ -303,6 +323,37 @@ BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) cons
 
 std::vector<int> ClusterFailureModel::gpusUnder(int componentId) const {
     return fail(componentId).lostGpus;
+}
+
+void ClusterFailureModel::checkId(int componentId) const {
+    if (componentId < 0 || static_cast<std::size_t>(componentId) >= m_components.size())
+        throw std::invalid_argument("component id " + std::to_string(componentId) +
+                                    " does not exist");
+}
+
+std::vector<int> ClusterFailureModel::dependentsOf(int componentId) const {
+    checkId(componentId);
+    const auto c = static_cast<std::size_t>(componentId);
+    std::vector<int> out;
+    for (int i = m_memberStart[c]; i < m_memberStart[c + 1]; ++i) {
+        const int set = m_memberSets[static_cast<std::size_t>(i)];
+        const int owner = m_setOwner[static_cast<std::size_t>(set)];
+        if (std::find(out.begin(), out.end(), owner) == out.end())
+            out.push_back(owner);
+    }
+    return out;
+}
+
+std::vector<std::vector<int>> ClusterFailureModel::dependenciesOf(int componentId) const {
+    checkId(componentId);
+    std::vector<std::vector<int>> out;
+    const auto first = std::lower_bound(m_setOwner.begin(), m_setOwner.end(), componentId);
+    for (auto it = first; it != m_setOwner.end() && *it == componentId; ++it) {
+        const auto set = static_cast<std::size_t>(it - m_setOwner.begin());
+        out.emplace_back(m_setMembers.begin() + m_setStart[set],
+                         m_setMembers.begin() + m_setStart[set + 1]);
+    }
+    return out;
 }
 
 std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {

@@ -56,6 +56,11 @@ struct ClusterSpec {
     void validate() const; // throws std::invalid_argument naming the field
 };
 
+// The failure-domain shape of a ClusterTopology (parallel/cluster_topology.h): its nodes and
+// GPUs per node, and one leaf (ToR) switch per rack of `nodesPerLeaf` nodes; the power,
+// cooling and spine defaults stay as above.
+ClusterSpec clusterSpecFor(const ClusterTopology& t);
+
 struct Component {
     ComponentKind kind = ComponentKind::Gpu;
     int index = 0; // among its kind
@@ -98,6 +103,10 @@ public:
     int id(ComponentKind k, int index) const;
     // GPUs that depend on a component (its whole downstream), for drawing domains.
     std::vector<int> gpusUnder(int componentId) const;
+    // The components that depend on this one directly (one step down the graph), and the
+    // dependency sets it needs: one inner list per set, any one member of a set will do.
+    std::vector<int> dependentsOf(int componentId) const;
+    std::vector<std::vector<int>> dependenciesOf(int componentId) const;
 
     BlastRadius fail(const std::vector<int>& componentIds) const;
     BlastRadius fail(int componentId) const { return fail(std::vector<int>{componentId}); }
@@ -120,6 +129,7 @@ private:
     // Clears only what the last spread touched, so a scan over every component stays linear.
     static void reset(Spread& s);
     bool jobNeeds(int componentId) const;
+    void checkId(int componentId) const; // throws std::invalid_argument
 
     ClusterSpec m_spec;
     ParallelLayout m_layout;
@@ -129,6 +139,8 @@ private:
     std::vector<int> m_setOwner, m_setSize;
     // For each component, the sets it is a member of (CSR: m_memberStart into m_memberSets).
     std::vector<int> m_memberStart, m_memberSets;
+    // Each set's members (CSR by set: m_setStart into m_setMembers).
+    std::vector<int> m_setStart, m_setMembers;
 };
 
 } // namespace wb

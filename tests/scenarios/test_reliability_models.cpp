@@ -377,6 +377,29 @@ private slots:
             if (s.kind == ComponentKind::Spine)
                 QCOMPARE(s.spofs, s.total);
     }
+    void graphNeighboursAndTopology() {
+        const ClusterSpec spec;
+        const ClusterFailureModel model(spec, llamaLayout(true));
+        // A node's direct dependents are its GPUs; a ToR needs its rack and any one spine.
+        std::vector<int> gpus;
+        for (int g = 0; g < spec.gpusPerNode; ++g)
+            gpus.push_back(model.id(ComponentKind::Gpu, spec.gpusPerNode + g));
+        QCOMPARE(model.dependentsOf(model.id(ComponentKind::Node, 1)), gpus);
+        const auto tor = model.dependenciesOf(model.id(ComponentKind::Tor, 0));
+        QCOMPARE(tor.size(), std::size_t(2));
+        QCOMPARE(tor[0], std::vector<int>{model.id(ComponentKind::Rack, 0)});
+        QCOMPARE(int(tor[1].size()), spec.spinesPerPod);
+        QCOMPARE(model.dependenciesOf(model.id(ComponentKind::Rack, 5)).size(), std::size_t(2));
+        QVERIFY(model.dependenciesOf(model.id(ComponentKind::Storage, 0)).empty());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.dependentsOf(-1));
+        // A B3 topology (parallel/cluster_topology.h) gives its nodes and leaf size.
+        ClusterTopology t;
+        t.nodes = 2048;
+        t.nodesPerLeaf = 2;
+        const ClusterSpec fromTopology = clusterSpecFor(t);
+        QCOMPARE(fromTopology.gpus, 16384);
+        QCOMPARE(fromTopology.nodesPerRack, 2);
+    }
     void blastRadiusRefusesBadLayouts() {
         ParallelLayout l = llamaLayout(true);
         l.dp = 100;
