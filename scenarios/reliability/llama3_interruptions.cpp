@@ -48,6 +48,17 @@ double llama3GpuMtbfHours() {
     return static_cast<double>(r.gpus) * r.days * 24.0 / gpuFaults;
 }
 
+JobConfig llama3ScaleGpuJob(double intervalS, double checkpointS, double restartS) {
+    const Llama3Record& r = llama3Record();
+    JobConfig c;
+    c.sources = {{"GPU", llama3GpuMtbfHours(), r.gpus}};
+    c.intervalS = intervalS;
+    c.checkpointS = checkpointS;
+    c.restartS = restartS;
+    c.durationS = r.days * 86400.0;
+    return c;
+}
+
 std::vector<FailureSource> llama3FailureSources(int gpus) {
     if (gpus < 1)
         throw std::invalid_argument("the job needs at least 1 GPU");

@@ -44,4 +44,8 @@ std::vector<FailureSource> llama3FailureSources(int gpus);
 // 9 years (FACTS.md §4.5).
 double llama3GpuMtbfHours();
 
+// Llama 3's scale with GPU faults only: 16,384 GPUs at llama3GpuMtbfHours() for the 54-day
+// snapshot. The interval, checkpoint and restart times are the caller's (the paper gives none).
+JobConfig llama3ScaleGpuJob(double intervalS, double checkpointS, double restartS);
+
 } // namespace wb

@@ -32,13 +32,7 @@ void BM_LayoutSearch_4096Gpus(benchmark::State& state) {
 
 // 16,384 GPUs with Llama 3's per-GPU MTBF for GPU faults (≈ 79,000 h, FACTS.md §4.5), 54 days.
 wb::JobConfig llamaScaleJob() {
-    wb::JobConfig c;
-    c.sources = {{"GPU", wb::llama3GpuMtbfHours(), 16384}};
-    c.intervalS = 30 * 60.0;
-    c.checkpointS = 2 * 60.0;
-    c.restartS = 10 * 60.0;
-    c.durationS = 54 * 86400.0;
-    return c;
+    return wb::llama3ScaleGpuJob(30 * 60.0, 2 * 60.0, 10 * 60.0);
 }
 
 // Checkpoint every 30 min (near Young's 34 min at M ≈ 4.8 h, δ = 2 min): ~270 failures and

@@ -25,15 +25,10 @@ using wb::test::runCalc;
 
 constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
 
-// The 16,384-GPU job with GPU faults at Llama 3's per-GPU MTBF (FACTS.md §4.5).
+// The 16,384-GPU job with GPU faults at Llama 3's per-GPU MTBF (FACTS.md §4.5), 54 days,
+// checkpointing 2 min every 30 min, restarting in 10 min.
 JobConfig llamaLikeJob() {
-    JobConfig c;
-    c.sources = {{"GPU", wb::llama3GpuMtbfHours(), 16384}};
-    c.intervalS = 30 * 60.0;
-    c.checkpointS = 2 * 60.0;
-    c.restartS = 10 * 60.0;
-    c.durationS = 54 * 86400.0;
-    return c;
+    return llama3ScaleGpuJob(30 * 60.0, 2 * 60.0, 10 * 60.0);
 }
 
 // Distinct coordinates along `s` among S consecutive ranks starting at a multiple of S (all
