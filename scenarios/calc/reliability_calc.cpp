@@ -1,5 +1,5 @@
-// `warpboard calc checkpoint | goodput | blast-radius | hang`: the reliability models (C1–C3)
-// as JSON.
+// `warpboard calc checkpoint | goodput | blast-radius | hang | stragglers`: the reliability models
+// (C1–C3) as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "reliability/checkpoint_interval.h"
@@ -7,6 +7,7 @@
 #include "reliability/collective_hang.h"
 #include "reliability/failure_simulator.h"
 #include "reliability/llama3_interruptions.h"
+#include "reliability/straggler_detection.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -188,6 +189,38 @@ Json hang(const Params& p) {
     return j;
 }
 
+Json stragglers(const Params& p) {
+    StepTimeConfig c;
+    c.ranks = static_cast<int>(p.integer("ranks"));
+    c.steps = static_cast<int>(p.integer("steps"));
+    c.stepS = p.number("step-seconds");
+    c.jitter = p.number("jitter");
+    c.stragglers = rejecting([&] { return parseStragglers(p.text("stragglers")); });
+    const auto times = rejecting(
+        [&] { return generateStepTimes(c, static_cast<std::uint64_t>(p.integer("seed"))); });
+    const StragglerReport r = rejecting([&] { return detectStragglers(times, p.number("k")); });
+    Json j;
+    j["model"] = "stragglers";
+    j["ranks"] = c.ranks;
+    j["median_s"] = r.medianS;
+    j["mad_s"] = r.madS;
+    j["threshold_s"] = r.thresholdS;
+    j["stragglers"] = r.stragglers;
+    Json injected = Json::array();
+    for (const InjectedStraggler& s : c.stragglers)
+        injected.push_back(s.rank);
+    j["injected"] = injected;
+    Json medians = Json::array();
+    for (const RankStepStats& s : r.ranks)
+        medians.push_back(s.medianS);
+    j["rank_median_s"] = medians;
+    j["rule"] = "rank median > max(m + k * 1.4826 * MAD, 1.02 m), m and MAD over the ranks' "
+                "median step times";
+    j["source"] = "modified z-score: Iglewicz & Hoaglin, How to Detect and Handle Outliers "
+                  "(ASQC, 1993)";
+    return j;
+}
+
 ParamSpec need(ParamSpec s) {
     return required(std::move(s));
 }
@@ -236,6 +269,16 @@ void appendReliabilityCalcModels(std::vector<CalcModel>& v) {
           ParamSpec::integer("at", "Culprit's call where it goes wrong", "", 0, 99999, 10),
           ParamSpec::integer("seed", "Seed", "", 0, 9e15, 1)},
          hang});
+    v.push_back({"stragglers",
+                 "seeded per-rank step times with injected stragglers, found by median + k·MAD",
+                 {ParamSpec::integer("ranks", "Ranks", "", 1, 1 << 16, 64),
+                  ParamSpec::integer("steps", "Steps per rank", "", 1, 100000, 50),
+                  ParamSpec::real("step-seconds", "Healthy step time", "s", 1e-6, 1e6, 1),
+                  ParamSpec::real("jitter", "Relative step-time noise", "", 0, 0.5, 0.02),
+                  ParamSpec::text("stragglers", "Injected stragglers", "", "rank:slowdown,..."),
+                  ParamSpec::real("k", "Cut-off k", "", 0.1, 100, 3.5),
+                  ParamSpec::integer("seed", "Seed", "", 0, 9e15, 1)},
+                 stragglers});
 }
 
 } // namespace wb

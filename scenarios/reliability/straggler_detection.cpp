@@ -1,5 +1,6 @@
 #include "reliability/straggler_detection.h"
 
+#include "engine/number_format.h"
 #include "reliability/argument_checks.h"
 #include "reliability/reliability_random.h"
 
@@ -25,6 +26,25 @@ void StepTimeConfig::validate() const {
         if (!std::isfinite(s.slowdown) || !(s.slowdown > 1.0))
             throw std::invalid_argument("a straggler's slowdown must be above 1");
     }
+}
+
+std::vector<InjectedStraggler> parseStragglers(const std::string& text) {
+    std::vector<InjectedStraggler> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        start = comma + 1;
+        const auto colon = item.find(':');
+        const auto rank = parseNumber(item.substr(0, colon));
+        const auto slowdown =
+            colon == std::string::npos ? std::nullopt : parseNumber(item.substr(colon + 1));
+        if (!rank || !slowdown || *rank != std::floor(*rank) || *rank < 0 || *rank > 1e7)
+            throw std::invalid_argument("straggler '" + item +
+                                        "' must be rank:slowdown, e.g. 5:1.3");
+        out.push_back({static_cast<int>(*rank), *slowdown});
+    }
+    return out;
 }
 
 std::vector<std::vector<double>> generateStepTimes(const StepTimeConfig& c, std::uint64_t seed) {

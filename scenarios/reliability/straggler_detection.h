@@ -11,6 +11,7 @@
 // (1993), whose customary cut-off is 3.5 — and also exceeds m by a minimum share, so timer
 // noise on a perfectly even cluster (MAD ≈ 0) flags nobody.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace wb {
@@ -28,6 +29,10 @@ struct StepTimeConfig {
     std::vector<InjectedStraggler> stragglers;
     void validate() const; // throws std::invalid_argument
 };
+
+// "5:1.3,17:1.1" (rank:slowdown, comma-separated; empty for none); throws
+// std::invalid_argument naming the item.
+std::vector<InjectedStraggler> parseStragglers(const std::string& text);
 
 // times[rank][step], seeded (mt19937_64 with the library's own normal draws): the same seed
 // gives the same times everywhere. Every rank has its own small speed offset (silicon

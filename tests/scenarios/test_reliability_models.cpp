@@ -303,6 +303,11 @@ private slots:
             QVERIFY2(detectStragglers(generateStepTimes(c, seed)).stragglers.empty(),
                      qPrintable(QString("healthy seed %1").arg(seed)));
         }
+        const auto j = runCalc("stragglers", {{"stragglers", "5:1.3,17:1.2"}, {"seed", "4"}});
+        QCOMPARE(j["stragglers"].get<std::vector<int>>(), (std::vector<int>{5, 17}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("stragglers", {{"stragglers", "5"}}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("stragglers", {{"stragglers", "99:2"}}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("stragglers", {{"stragglers", "3:0.5"}}));
         StepTimeConfig bad;
         bad.stragglers = {{64, 2.0}};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateStepTimes(bad, 1));
