@@ -12,5 +12,7 @@ void appendAccessCalcModels(std::vector<CalcModel>& models);
 void appendOccupancyCalcModels(std::vector<CalcModel>& models);
 // pipeline, step, collective (parallelism and cluster models).
 void appendParallelCalcModels(std::vector<CalcModel>& models);
+// checkpoint, goodput, blast-radius, hang, stragglers (reliability models).
+void appendReliabilityCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb

@@ -19,15 +19,6 @@ int integerOf(const Params& p, const char* name) {
     return static_cast<int>(p.integer(name));
 }
 
-// Model errors (a layout that does not fit) are the user's mistake: CalcError, exit 2.
-template <typename F> auto rejecting(F&& f) {
-    try {
-        return f();
-    } catch (const std::invalid_argument& e) {
-        throw CalcError(e.what());
-    }
-}
-
 Json pipeline(const Params& p) {
     const int stages = integerOf(p, "stages");
     const int micro = integerOf(p, "microbatches");

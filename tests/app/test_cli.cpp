@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 namespace {
 using Result = wb::test::CliResult;
@@ -174,6 +175,48 @@ private slots:
                              << "params";
         QTest::newRow("dangling") << QStringList{"calc", "busbw", "--ranks"}
                                   << "--ranks needs a value";
+        // The reliability models: zero, negative and NaN MTBF, no GPUs, bad layouts.
+        QTest::newRow("zero mtbf")
+            << QStringList{"calc", "checkpoint", "--mtbf-hours", "0", "--checkpoint-minutes", "5"}
+            << "mtbf-hours";
+        QTest::newRow("negative mtbf")
+            << QStringList{"calc", "checkpoint", "--mtbf-hours", "-2", "--checkpoint-minutes", "5"}
+            << "mtbf-hours";
+        QTest::newRow("nan mtbf") << QStringList{"calc", "checkpoint",           "--mtbf-hours",
+                                                 "nan",  "--checkpoint-minutes", "5"}
+                                  << "mtbf-hours";
+        QTest::newRow("zero gpus") << QStringList{"calc",
+                                                  "goodput",
+                                                  "--gpus",
+                                                  "0",
+                                                  "--gpu-mtbf-hours",
+                                                  "100",
+                                                  "--checkpoint-minutes",
+                                                  "1",
+                                                  "--interval-minutes",
+                                                  "10"}
+                                   << "gpus";
+        QTest::newRow("too much work") << QStringList{"calc",
+                                                      "goodput",
+                                                      "--gpus",
+                                                      "10000000",
+                                                      "--gpu-mtbf-hours",
+                                                      "0.001",
+                                                      "--checkpoint-minutes",
+                                                      "1",
+                                                      "--interval-minutes",
+                                                      "10",
+                                                      "--trials",
+                                                      "1000000"}
+                                       << "trials";
+        QTest::newRow("layout does not divide")
+            << QStringList{"calc", "blast-radius", "--fail",
+                           "node", "--layout",     "tp=8,pp=16,dp=100"}
+            << "does not match";
+        QTest::newRow("unknown component")
+            << QStringList{"calc", "blast-radius", "--fail", "toaster"} << "gpu|node|rack";
+        QTest::newRow("culprit out of range")
+            << QStringList{"calc", "hang", "--ranks", "8", "--culprit", "9"} << "culprit";
         QTest::newRow("unknown scenario") << QStringList{"--scenario", "nope"} << "ring-allreduce";
         QTest::newRow("step out of range")
             << QStringList{"--scenario", "roofline", "--step", "99"} << "1…";
@@ -277,6 +320,57 @@ private slots:
                           "1e9", "--topology", "nodes=2,network_gbs=0", "--json"});
         QCOMPARE(zero.code, 2);
         QVERIFY2(zero.err.contains("network_gbs"), zero.err.constData());
+    }
+    void calcReliabilityModels() {
+        // Daly's Fig. 3 caption (M = 24 h, δ = 5 min → 117 min); Young √(2·5·1440) = 120.
+        const Result cp = runWarpboard(
+            {"calc", "checkpoint", "--mtbf-hours", "24", "--checkpoint-minutes", "5", "--json"});
+        QVERIFY2(cp.code == 0, cp.err.constData());
+        QCOMPARE(jsonOf(cp)["young_minutes"].toDouble(), 120.0);
+        QVERIFY(std::fabs(jsonOf(cp)["daly_minutes"].toDouble() - 116.7) < 0.05);
+        QVERIFY(jsonOf(cp)["waste_fraction_at_young"].toDouble() > 0);
+        // The Monte Carlo is the same for a seed, run after run.
+        const QStringList goodput = {"calc",
+                                     "goodput",
+                                     "--gpus",
+                                     "16384",
+                                     "--gpu-mtbf-hours",
+                                     "79000",
+                                     "--checkpoint-minutes",
+                                     "2",
+                                     "--interval-minutes",
+                                     "30",
+                                     "--restart-minutes",
+                                     "10",
+                                     "--days",
+                                     "54",
+                                     "--trials",
+                                     "200",
+                                     "--seed",
+                                     "11",
+                                     "--json"};
+        const Result g1 = runWarpboard(goodput), g2 = runWarpboard(goodput);
+        QVERIFY2(g1.code == 0, g1.err.constData());
+        QCOMPARE(g1.out, g2.out);
+        const QJsonObject g = jsonOf(g1);
+        QVERIFY(g["goodput_p5"].toDouble() <= g["goodput"].toDouble());
+        QVERIFY(g["goodput"].toDouble() <= g["goodput_p95"].toDouble());
+        QVERIFY(std::fabs(g["goodput"].toDouble() - g["goodput_analytic"].toDouble()) < 0.005);
+        QVERIFY(g["failures_mean"].toDouble() > 200 && g["failures_mean"].toDouble() < 350);
+        // One 8-GPU node of the aligned Llama 3 layout: 1 TP group, 8 PP, 8 DP; the job stops.
+        const Result br =
+            runWarpboard({"calc", "blast-radius", "--gpus", "16384", "--fail", "node", "--layout",
+                          "tp=8,pp=16,dp=128", "--aligned", "true", "--json"});
+        QVERIFY2(br.code == 0, br.err.constData());
+        const QJsonObject b = jsonOf(br);
+        QCOMPARE(b["gpus_lost"].toInt(), 8);
+        QCOMPARE(b["groups_broken"].toObject()["tp"].toInt(), 1);
+        QCOMPARE(b["groups_broken"].toObject()["pp"].toInt(), 8);
+        QCOMPARE(b["groups_broken"].toObject()["dp"].toInt(), 8);
+        QCOMPARE(b["job_stops"].toBool(), true);
+        const Result spine = runWarpboard({"calc", "blast-radius", "--fail", "spine", "--json"});
+        QCOMPARE(jsonOf(spine)["gpus_lost"].toInt(), 0);
+        QCOMPARE(jsonOf(spine)["job_stops"].toBool(), false);
     }
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.

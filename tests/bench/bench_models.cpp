@@ -1,5 +1,10 @@
-// Model benchmarks: B3's best-layout search over a 4,096-GPU cluster (target under 100 ms).
+// Model benchmarks: B3's best-layout search over a 4,096-GPU cluster (target under 100 ms);
+// C1's goodput Monte Carlo at Llama 3 scale (16,384 GPUs × 54 days × 1,000 trials, target
+// under 1 s on one core); C2's blast radius per click and its single-point-of-failure scan.
 #include "parallel/layout_search.h"
+#include "reliability/cluster_failure_model.h"
+#include "reliability/failure_simulator.h"
+#include "reliability/llama3_interruptions.h"
 
 #include <benchmark/benchmark.h>
 
@@ -25,6 +30,66 @@ void BM_LayoutSearch_4096Gpus(benchmark::State& state) {
     state.counters["layouts"] = evaluated;
 }
 
+// 16,384 GPUs with Llama 3's per-GPU MTBF for GPU faults (≈ 79,000 h, FACTS.md §4.5), 54 days.
+wb::JobConfig llamaScaleJob() {
+    return wb::llama3ScaleGpuJob(30 * 60.0, 2 * 60.0, 10 * 60.0);
+}
+
+// Checkpoint every 30 min (near Young's 34 min at M ≈ 4.8 h, δ = 2 min): ~270 failures and
+// ~2,400 checkpoints per trial; the simulator skips whole failure-free cycles at once.
+void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
+    const wb::JobConfig c = llamaScaleJob();
+    wb::GoodputStats s;
+    for (auto _ : state) {
+        s = wb::simulateGoodput(c, 1000, 1);
+        // The whole struct, through memory: DoNotOptimize on a lone double can clobber it.
+        benchmark::DoNotOptimize(s);
+    }
+    state.counters["goodput"] = s.mean;
+    state.counters["failures_per_trial"] = s.failuresMean;
+}
+
+// One 54-day run with its full segment timeline (what the C1 view draws).
+void BM_GoodputTimeline_16kGpus_54Days(benchmark::State& state) {
+    const wb::JobConfig c = llamaScaleJob();
+    std::size_t segments = 0;
+    for (auto _ : state) {
+        const wb::JobRun r = wb::simulateJob(c, 1);
+        segments = r.segments.size();
+        benchmark::DoNotOptimize(r.segments.data());
+    }
+    state.counters["segments"] = static_cast<double>(segments);
+}
+
+wb::ParallelLayout llamaLayout() {
+    wb::ParallelLayout l;
+    l.tp = 8;
+    l.pp = 16;
+    l.dp = 128;
+    return l;
+}
+
+void BM_BlastRadius_FailCoolingZone(benchmark::State& state) {
+    const wb::ClusterFailureModel model(wb::ClusterSpec{}, llamaLayout());
+    const int id = model.id(wb::ComponentKind::Cooling, 3);
+    for (auto _ : state) {
+        const wb::BlastRadius b = model.fail(id);
+        benchmark::DoNotOptimize(b.lostGpus.data());
+    }
+}
+
+void BM_BlastRadius_BuildAndScanSpofs(benchmark::State& state) {
+    for (auto _ : state) {
+        const wb::ClusterFailureModel model(wb::ClusterSpec{}, llamaLayout());
+        const auto spofs = model.singlePointsOfFailure();
+        benchmark::DoNotOptimize(spofs.data());
+    }
+}
+
 } // namespace
 
 BENCHMARK(BM_LayoutSearch_4096Gpus)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Goodput_16kGpus_54Days_1000Trials)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GoodputTimeline_16kGpus_54Days)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BlastRadius_FailCoolingZone)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BlastRadius_BuildAndScanSpofs)->Unit(benchmark::kMillisecond);

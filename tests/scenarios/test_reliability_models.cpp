@@ -1,0 +1,492 @@
+// The reliability models (C1–C3) against their sources and their own definitions: Young and
+// Daly against Daly's figure captions (FACTS.md §5), the Monte Carlo against Daly's full
+// model, Llama 3's Table 5 as published (FACTS.md §4.4), the straggler rule, blast radius
+// by formula from the cluster's shape, and the hang triage against every injected fault.
+#include "calc/calc_models.h"
+#include "reliability/checkpoint_interval.h"
+#include "reliability/cluster_failure_model.h"
+#include "reliability/collective_hang.h"
+#include "reliability/failure_simulator.h"
+#include "reliability/llama3_interruptions.h"
+#include "reliability/reliability_random.h"
+#include "reliability/straggler_detection.h"
+#include "scenario_test_helpers.h"
+
+#include <QtTest>
+#include <cmath>
+#include <limits>
+#include <set>
+
+using namespace wb;
+
+namespace {
+
+using wb::test::runCalc;
+
+constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
+
+// The 16,384-GPU job with GPU faults at Llama 3's per-GPU MTBF (FACTS.md §4.5), 54 days,
+// checkpointing 2 min every 30 min, restarting in 10 min.
+JobConfig llamaLikeJob() {
+    return llama3ScaleGpuJob(30 * 60.0, 2 * 60.0, 10 * 60.0);
+}
+
+// Distinct coordinates along `s` among S consecutive ranks starting at a multiple of S (all
+// sizes here are powers of two, so blocks and strides line up).
+int distinct(const ParallelLayout& l, Strategy s, int gpus) {
+    if (gpus == 0)
+        return 0;
+    return gpus >= l.stride(s) ? std::min(l.size(s), gpus / l.stride(s)) : 1;
+}
+
+// GPUs behind one component of each kind, from the cluster's definition (spines: 0, the
+// pod keeps its other spines).
+int domainGpus(const ClusterSpec& c, ComponentKind k) {
+    const int rack = c.gpusPerNode * c.nodesPerRack;
+    switch (k) {
+    case ComponentKind::Gpu:
+        return 1;
+    case ComponentKind::Node:
+        return c.gpusPerNode;
+    case ComponentKind::Rack:
+    case ComponentKind::Tor:
+        return rack;
+    case ComponentKind::Spine:
+        return c.spinesPerPod > 1 ? 0 : rack * c.racksPerPod;
+    case ComponentKind::Pdu:
+        return rack * c.racksPerPdu;
+    case ComponentKind::Cooling:
+        return rack * c.racksPerCoolingZone;
+    case ComponentKind::Storage:
+    case ComponentKind::Scheduler:
+        return 0;
+    }
+    return 0;
+}
+
+ParallelLayout llamaLayout(bool aligned) {
+    ParallelLayout l; // Llama 3 405B at 16K GPUs: TP 8, PP 16, DP 128 (FACTS.md §4.2)
+    l.tp = 8;
+    l.pp = 16;
+    l.dp = 128;
+    l.order = aligned ? std::vector<Strategy>{Strategy::TP, Strategy::PP, Strategy::DP}
+                      : std::vector<Strategy>{Strategy::DP, Strategy::PP, Strategy::TP};
+    return l;
+}
+
+bool refused(const char* model, const char* key, const char* value) {
+    Params p(findCalcModel(model)->arguments);
+    return p.set(key, value).has_value();
+}
+
+} // namespace
+
+class TestReliabilityModels : public QObject {
+    Q_OBJECT
+private slots:
+    void youngAndDalyAgainstDalysFigures() {
+        // Daly 2006, figure captions (FACTS.md §5): M = 24 h, 6 h, 15 min with δ = 5 min.
+        QVERIFY(std::fabs(dalyInterval(5, 24 * 60) - 116.7) < 0.05);
+        QVERIFY(std::fabs(dalyInterval(5, 6 * 60) - 56.7) < 0.05);
+        QVERIFY(std::fabs(dalyInterval(5, 15) - 9.14) < 0.005);
+        QCOMPARE(std::round(dalyInterval(5, 24 * 60)), 117.0); // as the caption prints it
+        // Young: √(2δM); Llama 3's M ≈ 3.09 h with δ = 1 min gives about 19.3 min.
+        QCOMPARE(youngInterval(5, 1440), 120.0);
+        QVERIFY(std::fabs(youngInterval(1, 3.09 * 60) - 19.3) < 0.05);
+        // δ ≥ 2M: Daly's second branch, τ = M.
+        QCOMPARE(dalyInterval(30, 15), 15.0);
+        QCOMPARE(dalyInterval(40, 15), 15.0);
+        // The first-order waste at Young's τ is √(2δ/M) + δ/2M + R/M.
+        const double m = 600, d = 3, r = 12;
+        QVERIFY(std::fabs(firstOrderWaste(youngInterval(d, m), d, m, r) -
+                          (std::sqrt(2 * d / m) + d / (2 * m) + r / m)) < 1e-12);
+        // Daly's full model agrees with the first order when τ + δ ≪ M, and exceeds it.
+        const double tau = youngInterval(d, m);
+        QVERIFY(std::fabs(expectedWaste(tau, d, m, r) - firstOrderWaste(tau, d, m, r)) < 0.01);
+
+        const auto j = runCalc("checkpoint", {{"mtbf-hours", "24"}, {"checkpoint-minutes", "5"}});
+        QCOMPARE(j["young_minutes"].get<double>(), 120.0);
+        QVERIFY(std::fabs(j["daly_minutes"].get<double>() - 116.7) < 0.05);
+        const double w = j["waste_fraction_at_young"].get<double>();
+        QVERIFY(w > 0 && w < 0.1);
+        QCOMPARE(w, expectedWaste(120, 5, 1440, 0));
+        const auto big =
+            runCalc("checkpoint", {{"mtbf-hours", "0.25"}, {"checkpoint-minutes", "40"}});
+        QCOMPARE(big["daly_minutes"].get<double>(), 15.0);
+    }
+    void intervalFormulasRefuseBadInput() {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, youngInterval(1, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, youngInterval(1, -5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dalyInterval(notANumber, 10));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expectedWaste(10, 1, 10, -1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, firstOrderWaste(0, 1, 10, 0));
+        // Calc arguments: zero, negative and NaN MTBF never reach the model.
+        QVERIFY(refused("checkpoint", "mtbf-hours", "0"));
+        QVERIFY(refused("checkpoint", "mtbf-hours", "-3"));
+        QVERIFY(refused("checkpoint", "mtbf-hours", "nan"));
+        QVERIFY(refused("goodput", "gpus", "0"));
+        QVERIFY(refused("goodput", "gpu-mtbf-hours", "0"));
+        QVERIFY(refused("blast-radius", "fail", "toaster"));
+    }
+    void monteCarloConvergesToDalysModel() {
+        // Every seed: the mean over 40 trials within 0.5 percentage points of Daly's exact
+        // waste (one trial's goodput has a standard deviation of about 0.6 points here).
+        const JobConfig c = llamaLikeJob();
+        const double m = c.mtbfS();
+        const double analytic = 1 - expectedWaste(c.intervalS, c.checkpointS, m, c.restartS);
+        const double firstOrder = 1 - firstOrderWaste(c.intervalS, c.checkpointS, m, c.restartS);
+        double sum = 0;
+        for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+            const GoodputStats s = simulateGoodput(c, 40, seed);
+            QVERIFY2(std::fabs(s.mean - analytic) < 0.005,
+                     qPrintable(QString("seed %1: %2 vs %3").arg(seed).arg(s.mean).arg(analytic)));
+            QVERIFY(s.p5 <= s.mean && s.mean <= s.p95);
+            // 54 days at M = 79,000 h / 16,384 ≈ 4.8 h: about 270 failures.
+            const double expected = c.durationS / m;
+            QVERIFY(std::fabs(s.failuresMean - expected) < 0.1 * expected);
+            sum += s.mean;
+        }
+        QVERIFY(std::fabs(sum / 25 - analytic) < 0.001);
+        QVERIFY(std::fabs(analytic - firstOrder) < 0.02);
+        // A worse interval simulates worse, by about what the model says.
+        JobConfig rare = c;
+        rare.intervalS = 6 * 3600.0;
+        const double rareAnalytic =
+            1 - expectedWaste(rare.intervalS, rare.checkpointS, m, rare.restartS);
+        QVERIFY(std::fabs(simulateGoodput(rare, 200, 7).mean - rareAnalytic) < 0.01);
+        QVERIFY(rareAnalytic < analytic - 0.1);
+    }
+    void timelineIsContiguousAndDeterministic() {
+        JobConfig c = llamaLikeJob();
+        c.sources = llama3FailureSources(16384);
+        c.durationS = 7 * 86400.0;
+        const JobRun a = simulateJob(c, 42);
+        const JobRun b = simulateJob(c, 42);
+        QCOMPARE(a.segments, b.segments);
+        QVERIFY(a.segments != simulateJob(c, 43).segments);
+        QCOMPARE(simulateJob(c, 42, false).usefulS, a.usefulS);
+        QVERIFY(!a.segments.empty());
+        QCOMPARE(a.segments.front().startS, 0.0);
+        QVERIFY(std::fabs(a.segments.back().endS - c.durationS) < 1e-6 * c.durationS);
+        double run = 0;
+        int lost = 0, restarts = 0;
+        std::set<std::string> names;
+        for (const auto& s : c.sources)
+            names.insert(s.name);
+        for (std::size_t i = 0; i < a.segments.size(); ++i) {
+            const Segment& s = a.segments[i];
+            QVERIFY(s.endS > s.startS);
+            if (i)
+                QVERIFY(std::fabs(s.startS - a.segments[i - 1].endS) < 1e-6);
+            if (s.kind == SegmentKind::Run)
+                run += s.endS - s.startS;
+            if (s.kind == SegmentKind::Lost || s.kind == SegmentKind::Restart)
+                QVERIFY2(names.count(s.cause), s.cause.c_str());
+            else
+                QVERIFY(s.cause.empty());
+            lost += s.kind == SegmentKind::Lost;
+            restarts += s.kind == SegmentKind::Restart;
+        }
+        // A run segment is kept work only when no failure follows it before its checkpoint.
+        QVERIFY(std::fabs(run - a.usefulS) < 1e-6 * c.durationS);
+        QVERIFY(lost >= 1 && restarts >= lost && a.failures >= lost);
+        // A timeline too long to keep is refused; its goodput alone is still computed.
+        JobConfig dense = c;
+        dense.intervalS = 0.1;
+        dense.checkpointS = 0.1; // 3 million cycles in 7 days
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulateJob(dense, 1));
+        QVERIFY(simulateJob(dense, 1, false).goodput() > 0);
+        // Llama 3's table at 16K GPUs: 419 interruptions in 54 days, M ≈ 3.09 h.
+        QVERIFY(std::fabs(c.mtbfS() / 3600 - 54.0 * 24 / 419) < 1e-9);
+    }
+    void sweepFindsTheOptimumNearDaly() {
+        JobConfig c = llamaLikeJob();
+        const CheckpointSweep s = sweepCheckpointInterval(c, 13, 60, 3);
+        QCOMPARE(s.points.size(), std::size_t(13));
+        QVERIFY(std::fabs(s.youngS - std::sqrt(2 * c.checkpointS * c.mtbfS())) < 1e-6);
+        // The grid steps by 8^(1/6) ≈ 1.41: the simulated best is Daly's point's neighbour.
+        QVERIFY(s.simulatedBestS > s.dalyS / 2 && s.simulatedBestS < s.dalyS * 2);
+        for (const SweepPoint& p : s.points)
+            QVERIFY(std::fabs(p.simulated - p.analytic) < 0.01);
+    }
+    void goodputCalcIsSeededAndRefusesTooMuchWork() {
+        auto run = [](const char* seed) {
+            return runCalc("goodput", {{"gpus", "16384"},
+                                       {"gpu-mtbf-hours", "79000"},
+                                       {"checkpoint-minutes", "2"},
+                                       {"interval-minutes", "30"},
+                                       {"restart-minutes", "10"},
+                                       {"days", "54"},
+                                       {"trials", "100"},
+                                       {"seed", seed}});
+        };
+        const auto a = run("5");
+        QCOMPARE(a, run("5"));
+        QVERIFY(a != run("6"));
+        QVERIFY(std::fabs(a["goodput"].get<double>() - a["goodput_analytic"].get<double>()) <
+                0.005);
+        QVERIFY(a["goodput_p5"].get<double>() <= a["goodput_p95"].get<double>());
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("goodput", {{"gpus", "10000000"},
+                                                                {"gpu-mtbf-hours", "0.001"},
+                                                                {"checkpoint-minutes", "1"},
+                                                                {"interval-minutes", "10"},
+                                                                {"days", "3650"},
+                                                                {"trials", "1000000"}}));
+    }
+    void llama3TableAsPublished() {
+        const Llama3Record& r = llama3Record();
+        QCOMPARE(r.causes.size(), std::size_t(18));
+        int count = 0, gpu = 0;
+        double printed = 0;
+        for (const auto& c : r.causes) {
+            count += c.count;
+            printed += c.printedPercent;
+            gpu += c.category == "GPU" ? c.count : 0;
+        }
+        QCOMPARE(count, 419);
+        QCOMPARE(r.unexpected, count);
+        QCOMPARE(r.planned + r.unexpected, r.interruptions);
+        QVERIFY(std::fabs(printed - 94.9) < 0.05); // the paper's inconsistency, kept
+        QCOMPARE(r.causes.front().component, std::string("Faulty GPU"));
+        QCOMPARE(r.causes.front().printedPercent, 30.1);
+        QCOMPARE(r.causes.front().count, 148);
+        QCOMPARE(gpu, 268);
+        QCOMPARE(llama3GpuMtbfHours(), 16384.0 * 54 * 24 / 268);
+        QVERIFY(std::fabs(llama3GpuMtbfHours() - 79000) < 500); // FACTS.md §4.5: ≈ 79,000 h
+        QCOMPARE(r.printedGpuPercent, 58.7);
+        QCOMPARE(r.printedHardwarePercent, 78.0);
+        QVERIFY(llama3TableNote().find("35.3%") != std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, llama3FailureSources(0));
+        // Rates scale with the job: half the GPUs, half the failures.
+        JobConfig half;
+        half.sources = llama3FailureSources(8192);
+        QVERIFY(std::fabs(half.failureRatePerS() * 54 * 86400 - 419.0 / 2) < 1e-9);
+    }
+    void stragglersByMedianAndMad() {
+        // By hand: medians 10, 11, 12, 13, 30 → m = 12, MAD = 1, σ̂ = 1.4826.
+        const std::vector<std::vector<double>> t = {{10}, {11}, {12}, {13}, {30}};
+        StragglerReport r = detectStragglers(t, 3.5, 0.0);
+        QCOMPARE(r.medianS, 12.0);
+        QCOMPARE(r.madS, 1.0);
+        QVERIFY(std::fabs(r.thresholdS - (12 + 3.5 * 1.4826)) < 1e-12);
+        QCOMPARE(r.stragglers, std::vector<int>{4});
+        QCOMPARE(detectStragglers(t, 0.5, 0.0).stragglers, (std::vector<int>{3, 4}));
+        // An even cluster (MAD = 0): only the minimum excess guards, and a 1% rank passes.
+        QCOMPARE(detectStragglers({{1}, {1}, {1}, {1.01}}, 3.5, 0.02).stragglers.size(),
+                 std::size_t(0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, detectStragglers({}, 3.5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, detectStragglers({{1}, {notANumber}}, 3.5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, detectStragglers({{1}}, 0));
+
+        // Generated: every seed, the injected stragglers and nobody else.
+        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+            StepTimeConfig c;
+            c.ranks = 64;
+            c.steps = 40;
+            c.jitter = 0.01;
+            const auto n = static_cast<int>(1 + seed % 3);
+            std::vector<int> expected;
+            for (int i = 0; i < n; ++i) {
+                const int rank =
+                    static_cast<int>(mixSeed(seed, static_cast<std::uint64_t>(i)) % 64);
+                if (std::find(expected.begin(), expected.end(), rank) != expected.end())
+                    continue;
+                expected.push_back(rank);
+                c.stragglers.push_back({rank, 1.15});
+            }
+            std::sort(expected.begin(), expected.end());
+            const auto times = generateStepTimes(c, seed);
+            QCOMPARE(times, generateStepTimes(c, seed));
+            QVERIFY2(detectStragglers(times).stragglers == expected,
+                     qPrintable(QString("seed %1").arg(seed)));
+            c.stragglers.clear();
+            QVERIFY2(detectStragglers(generateStepTimes(c, seed)).stragglers.empty(),
+                     qPrintable(QString("healthy seed %1").arg(seed)));
+        }
+        const auto j = runCalc("stragglers", {{"stragglers", "5:1.3,17:1.2"}, {"seed", "4"}});
+        QCOMPARE(j["stragglers"].get<std::vector<int>>(), (std::vector<int>{5, 17}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("stragglers", {{"stragglers", "5"}}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("stragglers", {{"stragglers", "99:2"}}));
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("stragglers", {{"stragglers", "3:0.5"}}));
+        StepTimeConfig bad;
+        bad.stragglers = {{64, 2.0}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateStepTimes(bad, 1));
+    }
+    void blastRadiusOfEveryComponentKind_data() {
+        QTest::addColumn<bool>("aligned");
+        QTest::newRow("aligned") << true;
+        QTest::newRow("misaligned") << false;
+    }
+    void blastRadiusOfEveryComponentKind() {
+        QFETCH(bool, aligned);
+        const ClusterSpec spec;
+        const ParallelLayout l = llamaLayout(aligned);
+        const ClusterFailureModel model(spec, l);
+        const int racks = spec.gpus / spec.gpusPerNode / spec.nodesPerRack;
+        QCOMPARE(model.count(ComponentKind::Gpu), spec.gpus);
+        QCOMPARE(model.count(ComponentKind::Node), spec.gpus / spec.gpusPerNode);
+        QCOMPARE(model.count(ComponentKind::Tor), racks);
+        QCOMPARE(model.count(ComponentKind::Spine), racks / spec.racksPerPod * spec.spinesPerPod);
+        QCOMPARE(model.count(ComponentKind::Pdu), racks / spec.racksPerPdu);
+        QCOMPARE(model.count(ComponentKind::Cooling), racks / spec.racksPerCoolingZone);
+        for (const std::string& name : componentKindNames()) {
+            const ComponentKind k = parseComponentKind(name);
+            const int s = domainGpus(spec, k);
+            for (int index : {0, model.count(k) / 2, model.count(k) - 1}) {
+                const BlastRadius b = model.fail(model.id(k, index));
+                QCOMPARE(int(b.lostGpus.size()), s);
+                if (s > 0)
+                    QCOMPARE(b.lostGpus.front(), index * s); // domains are consecutive GPUs
+                const GroupsBroken expected{
+                    distinct(l, Strategy::PP, s) * distinct(l, Strategy::DP, s),
+                    distinct(l, Strategy::TP, s) * distinct(l, Strategy::DP, s),
+                    distinct(l, Strategy::TP, s) * distinct(l, Strategy::PP, s)};
+                QVERIFY2(b.groups == expected, qPrintable(QString::fromStdString(name)));
+                QCOMPARE(b.replicasBroken, distinct(l, Strategy::DP, s));
+                QCOMPARE(b.jobStops, s > 0 || k == ComponentKind::Storage);
+                QCOMPARE(b.restartBlocked,
+                         k == ComponentKind::Storage || k == ComponentKind::Scheduler);
+                QVERIFY(!b.explanation.empty());
+            }
+        }
+        // The lesson in numbers: a node takes one replica when aligned, eight when not.
+        const BlastRadius node = model.fail(model.id(ComponentKind::Node, 3));
+        QCOMPARE(node.replicasBroken, aligned ? 1 : spec.gpusPerNode);
+        QCOMPARE(node.groups.tp, aligned ? 1 : spec.gpusPerNode);
+    }
+    void singlePointsOfFailureAreComputed() {
+        ClusterSpec spec;
+        const ClusterFailureModel model(spec, llamaLayout(true));
+        for (const SpofSummary& s : model.singlePointsOfFailure()) {
+            QCOMPARE(s.total, model.count(s.kind));
+            const bool spof = s.kind != ComponentKind::Spine && s.kind != ComponentKind::Scheduler;
+            QCOMPARE(s.spofs, spof ? s.total : 0);
+            QVERIFY(!s.why.empty());
+        }
+        // All spines of one pod together take the pod; one spine per pod makes each a SPOF.
+        std::vector<int> pod0;
+        for (int i = 0; i < spec.spinesPerPod; ++i)
+            pod0.push_back(model.id(ComponentKind::Spine, i));
+        QCOMPARE(int(model.fail(pod0).lostGpus.size()),
+                 spec.racksPerPod * spec.nodesPerRack * spec.gpusPerNode);
+        spec.spinesPerPod = 1;
+        const ClusterFailureModel thin(spec, llamaLayout(true));
+        QCOMPARE(int(thin.fail(thin.id(ComponentKind::Spine, 2)).lostGpus.size()),
+                 domainGpus(spec, ComponentKind::Spine));
+        for (const SpofSummary& s : thin.singlePointsOfFailure())
+            if (s.kind == ComponentKind::Spine)
+                QCOMPARE(s.spofs, s.total);
+    }
+    void graphNeighboursAndTopology() {
+        const ClusterSpec spec;
+        const ClusterFailureModel model(spec, llamaLayout(true));
+        // A node's direct dependents are its GPUs; a ToR needs its rack and any one spine.
+        std::vector<int> gpus;
+        for (int g = 0; g < spec.gpusPerNode; ++g)
+            gpus.push_back(model.id(ComponentKind::Gpu, spec.gpusPerNode + g));
+        QCOMPARE(model.dependentsOf(model.id(ComponentKind::Node, 1)), gpus);
+        const auto tor = model.dependenciesOf(model.id(ComponentKind::Tor, 0));
+        QCOMPARE(tor.size(), std::size_t(2));
+        QCOMPARE(tor[0], std::vector<int>{model.id(ComponentKind::Rack, 0)});
+        QCOMPARE(int(tor[1].size()), spec.spinesPerPod);
+        QCOMPARE(model.dependenciesOf(model.id(ComponentKind::Rack, 5)).size(), std::size_t(2));
+        QVERIFY(model.dependenciesOf(model.id(ComponentKind::Storage, 0)).empty());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.dependentsOf(-1));
+        // A B3 topology (parallel/cluster_topology.h) gives its nodes and leaf size.
+        ClusterTopology t;
+        t.nodes = 2048;
+        t.nodesPerLeaf = 2;
+        const ClusterSpec fromTopology = clusterSpecFor(t);
+        QCOMPARE(fromTopology.gpus, 16384);
+        QCOMPARE(fromTopology.nodesPerRack, 2);
+    }
+    void blastRadiusRefusesBadLayouts() {
+        ParallelLayout l = llamaLayout(true);
+        l.dp = 100;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ClusterFailureModel(ClusterSpec{}, l));
+        ClusterSpec odd;
+        odd.gpus = 12;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, odd.validate());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseLayoutSizes("tp=8,pp=16"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseLayoutSizes("tp=8,pp=16,dp=0"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseLayoutSizes("tp=8,pp=1e9,dp=1e9"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseLayoutSizes("tp=8,tp=16,dp=2"));
+        const ClusterFailureModel model(ClusterSpec{}, llamaLayout(true));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.id(ComponentKind::Node, 2048));
+        QVERIFY_THROWS_EXCEPTION(
+            CalcError, runCalc("blast-radius", {{"fail", "node"}, {"layout", "tp=8,pp=16,dp=64"}}));
+        QVERIFY_THROWS_EXCEPTION(CalcError,
+                                 runCalc("blast-radius", {{"fail", "pdu"}, {"index", "9999"}}));
+        const auto j = runCalc("blast-radius", {{"fail", "rack"}, {"aligned", "false"}});
+        QCOMPARE(j["gpus_lost"].get<int>(), 16);
+        QCOMPARE(j["replicas_broken"].get<int>(), 16);
+        QCOMPARE(j["job_stops"].get<bool>(), true);
+    }
+    void hangTriageFindsEveryInjectedCulprit() {
+        const HangFault faults[] = {HangFault::DeadRank, HangFault::SkippedCollective,
+                                    HangFault::SizeMismatch, HangFault::OrderMismatch};
+        int viaMissing = 0, viaMismatch = 0;
+        for (HangFault f : faults) {
+            for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+                HangConfig c;
+                c.ranks = 3 + static_cast<int>(mixSeed(seed, 1) % 62);
+                c.collectives = 2 + static_cast<int>(mixSeed(seed, 2) % 40);
+                c.fault = f;
+                c.culprit =
+                    static_cast<int>(mixSeed(seed, 3) % static_cast<std::uint64_t>(c.ranks));
+                const int last =
+                    f == HangFault::OrderMismatch ? c.collectives - 2 : c.collectives - 1;
+                c.faultAt =
+                    static_cast<int>(mixSeed(seed, 4) % static_cast<std::uint64_t>(last + 1));
+                const HangSimulation sim = simulateHang(c, seed);
+                const QString what = QString("%1 seed %2").arg(hangFaultName(f).c_str()).arg(seed);
+                QVERIFY2(sim.hung, qPrintable(what));
+                const HangTriage t = triageHang(sim.ranks);
+                QVERIFY2(t.culprits == std::vector<int>{c.culprit}, qPrintable(what));
+                QVERIFY(t.steps.size() >= 3);
+                QVERIFY(t.steps.back().title.find("Culprit") != std::string::npos);
+                for (std::size_t i = 1; i < t.steps.size(); ++i)
+                    QVERIFY(t.steps[i].suspects.size() <= t.steps[i - 1].suspects.size());
+                for (const TriageStep& s : t.steps)
+                    QVERIFY(!s.explanation.empty());
+                (sim.ranks[static_cast<std::size_t>(c.culprit)].stateAt(sim.stuckSeq) ==
+                         CallState::NotIssued
+                     ? viaMissing
+                     : viaMismatch)++;
+                // Spinning ranks read 100% GPU-Util with a few SMs busy; the stuck call is
+                // "started" on every rank that issued it.
+                for (const RankFlightRecord& r : sim.ranks) {
+                    if (r.stateAt(sim.stuckSeq) == CallState::Started) {
+                        QCOMPARE(r.gpuUtil, 100.0);
+                        QCOMPARE(r.smActivity, double(c.channels) / c.smCount);
+                    } else {
+                        QCOMPARE(r.gpuUtil, 0.0);
+                    }
+                }
+                if (f == HangFault::DeadRank) {
+                    const RankFlightRecord& dead = sim.ranks[static_cast<std::size_t>(c.culprit)];
+                    QVERIFY(!dead.alive);
+                    QCOMPARE(int(dead.entries.size()), c.faultAt);
+                    QCOMPARE(sim.stuckSeq, c.faultAt);
+                }
+            }
+        }
+        QVERIFY(viaMissing > 100 && viaMismatch > 100); // both triage routes exercised
+        // Same seed, same recorders; no fault, no hang and no suspects.
+        HangConfig c;
+        QCOMPARE(simulateHang(c, 9).ranks, simulateHang(c, 9).ranks);
+        c.fault = HangFault::None;
+        const HangSimulation ok = simulateHang(c, 9);
+        QVERIFY(!ok.hung);
+        QVERIFY(triageHang(ok.ranks).culprits.empty());
+        c.ranks = 2;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulateHang(c, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseHangFault("gremlin"));
+        const auto j = runCalc("hang", {{"fault", "size"}, {"culprit", "3"}, {"at", "4"}});
+        QCOMPARE(j["culprits"].get<std::vector<int>>(), std::vector<int>{3});
+        QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("hang", {{"culprit", "20"}}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReliabilityModels)
+#include "test_reliability_models.moc"
