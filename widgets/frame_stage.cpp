@@ -10,6 +10,7 @@
 #include "sm_grid_view.h"
 #include "stage_layout.h"
 #include "timeline_view.h"
+#include "topology_view.h"
 #include "warp_lanes_view.h"
 
 #include <QPainter>
@@ -31,6 +32,7 @@ template <> struct ViewFor<LadderFrame> { using type = LadderView; };
 template <> struct ViewFor<IssueTimelineFrame> { using type = IssueTimelineView; };
 template <> struct ViewFor<TimelineFrame> { using type = TimelineView; };
 template <> struct ViewFor<CommGraphFrame> { using type = CommGraphView; };
+template <> struct ViewFor<TopologyFrame> { using type = TopologyView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -81,7 +83,8 @@ void FrameStage::setTheme(const Theme& theme) {
     m_theme = theme;
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
-                   LadderView, IssueTimelineView, TimelineView, CommGraphView>(view, m_theme);
+                   LadderView, IssueTimelineView, TimelineView, CommGraphView, TopologyView>(
+            view, m_theme);
     }
     update();
 }

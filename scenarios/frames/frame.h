@@ -9,6 +9,7 @@
 #include "frames/ring_frame.h"
 #include "frames/sm_grid_frame.h"
 #include "frames/timeline_frame.h"
+#include "frames/topology_frame.h"
 #include "frames/warp_frame.h"
 
 #include <variant>
@@ -18,7 +19,7 @@ namespace wb {
 
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
-                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame>;
+                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, TopologyFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest
