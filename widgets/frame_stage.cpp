@@ -11,6 +11,7 @@
 #include "sm_grid_view.h"
 #include "stage_layout.h"
 #include "timeline_view.h"
+#include "topology_view.h"
 #include "warp_lanes_view.h"
 
 #include <QPainter>
@@ -33,6 +34,7 @@ template <> struct ViewFor<IssueTimelineFrame> { using type = IssueTimelineView;
 template <> struct ViewFor<TimelineFrame> { using type = TimelineView; };
 template <> struct ViewFor<CommGraphFrame> { using type = CommGraphView; };
 template <> struct ViewFor<ScheduleFrame> { using type = ScheduleView; };
+template <> struct ViewFor<TopologyFrame> { using type = TopologyView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -83,7 +85,8 @@ void FrameStage::setTheme(const Theme& theme) {
     m_theme = theme;
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
-                   LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView>(
+                   LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView,
+                   TopologyView>(
             view, m_theme);
     }
     update();

@@ -37,6 +37,7 @@ constexpr std::array<QRgb, kScheduleKinds> kKindColours = {
     0x54a24b, // all-gather: green
     0xb279a2, // send/recv: purple
     0xeeca3b, // all-to-all: yellow
+    0x72b7b2, // compute (forward + backward): teal
 };
 
 } // namespace
@@ -249,7 +250,7 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
                     barMetrics.height() <= br.height()) {
                     painter.setFont(barFont);
                     painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
-                                                           : QColor(Qt::white));
+                                                            : QColor(Qt::white));
                     painter.drawText(br, Qt::AlignCenter, text);
                 }
             }

@@ -6,6 +6,7 @@
 #include "gpu/occupancy_scenario.h"
 #include "gpu/silicon_mapping_scenario.h"
 #include "gpu/warp_divergence_scenario.h"
+#include "parallel/fabric_mapping_scenario.h"
 #include "parallel/parallelism_strategies_scenario.h"
 #include "roofline/roofline_scenario.h"
 #include "triage/slowdown_triage_scenario.h"
@@ -24,6 +25,7 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<RooflineScenario>());
         v.push_back(std::make_unique<RingAllReduceScenario>());
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
+        v.push_back(std::make_unique<FabricMappingScenario>());
         v.push_back(std::make_unique<SlowdownTriageScenario>());
         return v;
     }();

@@ -10,6 +10,7 @@
 #include "frames/schedule_frame.h"
 #include "frames/sm_grid_frame.h"
 #include "frames/timeline_frame.h"
+#include "frames/topology_frame.h"
 #include "frames/warp_frame.h"
 
 #include <variant>
@@ -19,7 +20,8 @@ namespace wb {
 
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
-                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame>;
+                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
+                 TopologyFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

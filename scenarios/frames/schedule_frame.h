@@ -17,14 +17,15 @@ enum class ScheduleKind {
     AllGather,
     SendRecv,
     AllToAll,
+    Compute, // forward and backward together, when a step is summarised
 };
-inline constexpr int kScheduleKinds = 8;
+inline constexpr int kScheduleKinds = 9;
 // "forward", "backward", "optimizer", "all-reduce", "reduce-scatter", "all-gather",
-// "send/recv", "all-to-all"
+// "send/recv", "all-to-all", "compute"
 inline const char* scheduleKindName(ScheduleKind k) {
     constexpr const char* names[kScheduleKinds] = {"forward",    "backward",       "optimizer",
                                                    "all-reduce", "reduce-scatter", "all-gather",
-                                                   "send/recv",  "all-to-all"};
+                                                   "send/recv",  "all-to-all",     "compute"};
     return names[static_cast<int>(k)];
 }
 

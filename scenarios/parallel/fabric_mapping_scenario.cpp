@@ -51,7 +51,7 @@ FactsFrame trafficTable(const std::string& title, const Costed& c) {
     f.title = title;
     for (Strategy s : {Strategy::TP, Strategy::PP, Strategy::DP}) {
         double bytes = 0, time = 0;
-        std::string link = "none", ops;
+        std::string link;
         for (const Traffic& tr : c.estimate.traffic) {
             if (tr.strategy != s)
                 continue;
@@ -59,74 +59,76 @@ FactsFrame trafficTable(const std::string& title, const Costed& c) {
             time += tr.timePerStep();
             link = linkName(tr.cost.span.bottleneck);
         }
+        std::string label = s == Strategy::TP ? "TP, group of " + std::to_string(c.layout.tp)
+                            : s == Strategy::PP
+                                ? "PP, " + std::to_string(c.layout.pp) + " stages"
+                                : "DP, " + std::to_string(c.layout.dp) + " replicas";
+        if (!link.empty())
+            label.append(" on ").append(link);
         f.rows.push_back(
-            {strategyName(s) == "tp"   ? "TP (group of " + std::to_string(c.layout.tp) + ")"
-             : strategyName(s) == "pp" ? "PP (" + std::to_string(c.layout.pp) + " stages)"
-                                       : "DP (" + std::to_string(c.layout.dp) + " replicas)",
-             bytes > 0 ? formatBytes(bytes) + " per step on " + link + ", " + formatSi(time, "s")
-                       : std::string("no traffic"),
-             kSources, link == "network" && s == Strategy::TP});
+            {label,
+             bytes > 0 ? formatBytes(bytes) + ", " + formatSi(time, "s") : std::string("none"),
+             std::string("per GPU per step · ") + kSources,
+             link == "network" && s == Strategy::TP});
     }
     const StepEstimate& e = c.estimate;
     f.rows.push_back({"compute + bubble",
-                      formatSi(e.computeS, "s") + " + " + formatSi(e.bubbleS, "s") + " (bubble " +
+                      formatSi(e.computeS, "s") + " + " + formatSi(e.bubbleS, "s"),
+                      "6ND at the stated efficiency; bubble (P−1)/(V·M) = " +
                           formatSignificant(e.bubbleOfIdeal * 100, 3) +
-                          " %, M = " + std::to_string(e.microbatches) + ")",
-                      "6ND at the stated efficiency; (P−1)/(V·M)"});
-    f.rows.push_back({"step: serialized / DP overlapped",
+                          " % with M = " + std::to_string(e.microbatches)});
+    f.rows.push_back({"step, serialized / DP overlapped",
                       formatSi(e.stepS, "s") + " / " + formatSi(e.stepOverlappedS, "s"),
                       "DP hides under the backward pass (⅔ of compute)", true});
-    f.rows.push_back({"MFU: serialized / overlapped",
+    f.rows.push_back({"MFU, serialized / overlapped",
                       formatSignificant(e.mfu * 100, 3) + " % / " +
                           formatSignificant(e.mfuOverlapped * 100, 3) + " %",
                       "PaLM's MFU: 6ND ÷ (time × GPUs × peak)", true});
     return f;
 }
 
-// The step laid end to end: compute, bubble, then each strategy's communication; the second
-// row lets DP run under the backward pass.
-ScheduleFrame stepBars(const std::string& title, const Costed& c, double t) {
+// One step laid end to end: compute, the bubble (hatched), then each strategy's
+// communication on the critical path; with `overlap` DP runs under the backward pass.
+ScheduleRow stepRow(const std::string& label, const Costed& c, bool overlap) {
     const StepEstimate& e = c.estimate;
-    ScheduleFrame f;
-    f.title = title;
-    auto row = [&](const std::string& label, bool overlap) {
-        ScheduleRow r;
-        r.label = label;
-        r.idleIsBubble = true;
-        double x = 0;
-        r.bars.push_back({0, e.computeS, ScheduleKind::Forward, "compute", 0,
-                          "forward + backward: " + formatSi(e.computeS, "s")});
-        x = e.computeS + e.bubbleS; // the gap is the pipeline bubble, hatched
-        const ScheduleKind kinds[3] = {ScheduleKind::AllReduce, ScheduleKind::SendRecv,
-                                       c.layout.zero > 0 ? ScheduleKind::ReduceScatter
-                                                         : ScheduleKind::AllReduce};
-        const char* names[3] = {"TP", "PP", "DP"};
-        for (int s = 0; s < 3; ++s) {
-            double d = e.commS[s];
+    ScheduleRow r;
+    r.label = label;
+    r.idleIsBubble = true;
+    r.bars.push_back({0, e.computeS, ScheduleKind::Compute, "compute", 0,
+                      "forward + backward: " + formatSi(e.computeS, "s")});
+    double x = e.computeS + e.bubbleS; // the gap is the pipeline bubble
+    const ScheduleKind kinds[3] = {ScheduleKind::AllReduce, ScheduleKind::SendRecv,
+                                   c.layout.zero > 0 ? ScheduleKind::ReduceScatter
+                                                     : ScheduleKind::AllReduce};
+    const char* names[3] = {"TP", "PP", "DP"};
+    for (int s = 0; s < 3; ++s) {
+        double d = e.commS[s];
+        if (d <= 0)
+            continue;
+        if (overlap && s == 2) {
+            const double hidden = std::min(d, e.computeS * 2.0 / 3.0);
+            r.bars.push_back({e.computeS / 3.0, e.computeS / 3.0 + hidden, kinds[s], "DP", 1,
+                              "DP hidden under the backward pass: " + formatSi(hidden, "s")});
+            d -= hidden;
             if (d <= 0)
                 continue;
-            if (overlap && s == 2) {
-                const double hidden = std::min(d, e.computeS * 2.0 / 3.0);
-                r.bars.push_back({e.computeS / 3.0, e.computeS / 3.0 + hidden, kinds[s], "DP", 1,
-                                  "DP hidden under the backward pass: " + formatSi(hidden, "s")});
-                d -= hidden;
-                if (d <= 0)
-                    continue;
-            }
-            r.bars.push_back({x, x + d, kinds[s], names[s], 0,
-                              std::string(names[s]) +
-                                  " communication on the critical path: " + formatSi(d, "s")});
-            x += d;
         }
-        f.rows.push_back(r);
-    };
-    row("serialized", false);
-    row("DP overlapped", true);
-    f.endS = e.stepS;
-    f.cursorS = t >= 1.0 ? -1.0 : t * e.stepS;
-    f.caption = "step " + formatSi(e.stepS, "s") + " serialized, " +
-                formatSi(e.stepOverlappedS, "s") + " with DP overlapped · MFU " +
-                formatSignificant(e.mfuOverlapped * 100, 3) + " %";
+        r.bars.push_back(
+            {x, x + d, kinds[s], names[s], 0,
+             std::string(names[s]) + " communication on the critical path: " + formatSi(d, "s")});
+        x += d;
+    }
+    return r;
+}
+
+ScheduleFrame stepBars(const std::string& title, std::vector<ScheduleRow> rows, double endS,
+                       const std::string& caption, double t) {
+    ScheduleFrame f;
+    f.title = title;
+    f.rows = std::move(rows);
+    f.endS = endS;
+    f.cursorS = t >= 1.0 ? -1.0 : t * endS;
+    f.caption = caption;
     return f;
 }
 
@@ -263,8 +265,17 @@ Story FabricMappingScenario::build(const Params& p) const {
          "sit on the critical path; the DP reduction can run under the backward pass, which "
          "is the difference between the two rows.",
          6.0, [yours](double tt) {
-             return Frames{{stepBars("One step, " + layoutName(yours->layout), *yours, tt),
-                            trafficTable("Per step, per GPU", *yours)}};
+             const StepEstimate& e = yours->estimate;
+             return Frames{
+                 {stepBars("One step, " + layoutName(yours->layout),
+                           {stepRow("serialized", *yours, false),
+                            stepRow("DP overlapped", *yours, true)},
+                           e.stepS,
+                           "step " + formatSi(e.stepS, "s") + " serialized, " +
+                               formatSi(e.stepOverlappedS, "s") + " with DP overlapped · MFU " +
+                               formatSignificant(e.mfuOverlapped * 100, 3) + " %",
+                           tt),
+                  trafficTable("Per step, per GPU", *yours)}};
          }});
     const bool wrongBuilt = mistake != yours;
     const double blowUp = yours->estimate.stepOverlappedS > 0
@@ -280,10 +291,19 @@ Story FabricMappingScenario::build(const Params& p) const {
              : "With these sizes no TP group can straddle nodes; raise TP or the node count to "
                "see the mistake.",
          6.0, [mistake, yours, t](double tt) {
-             return Frames{{topologyFrame("TP across nodes: " + layoutName(mistake->layout), t,
-                                          mistake->layout, mistake->estimate, tt * 6.0),
-                            stepBars("Your layout vs TP across nodes", *mistake, tt),
-                            trafficTable("TP across nodes, per GPU", *mistake)}};
+             return Frames{
+                 {topologyFrame("TP across nodes: " + layoutName(mistake->layout), t,
+                                mistake->layout, mistake->estimate, tt * 6.0),
+                  stepBars("Your layout vs TP across nodes (DP overlapped)",
+                           {stepRow("your layout", *yours, true),
+                            stepRow("TP across nodes", *mistake, true)},
+                           std::max(yours->estimate.stepS, mistake->estimate.stepS),
+                           formatSi(yours->estimate.stepOverlappedS, "s") + " → " +
+                               formatSi(mistake->estimate.stepOverlappedS, "s") + " per step; TP " +
+                               formatSi(yours->estimate.commS[0], "s") + " → " +
+                               formatSi(mistake->estimate.commS[0], "s"),
+                           tt),
+                  trafficTable("TP across nodes, per GPU", *mistake)}};
          }});
     const int evaluated = search.evaluated, rejected = search.rejected;
     story.steps.push_back(
