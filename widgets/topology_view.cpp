@@ -319,6 +319,8 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
     const bool raster =
         painter.paintEngine() != nullptr && painter.paintEngine()->type() == QPaintEngine::Raster;
     std::vector<std::pair<int, QImage>> stamps;
+    // The stamps are antialiased already and land on whole pixels.
+    painter.setRenderHint(QPainter::Antialiasing, false);
     for (const Packet& p : moving) {
         const int cls = m_frame.flows[static_cast<std::size_t>(p.flow)].colorIndex;
         const QColor colour = classColor(m_theme, cls);
@@ -340,6 +342,7 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
                           it->second);
     }
 
+    painter.setRenderHint(QPainter::Antialiasing, true);
     const QFont switchFont = m_theme.fontAtPixels(em * 0.8);
     const QFontMetricsF switchMetrics(switchFont);
     painter.setFont(switchFont);

@@ -65,8 +65,13 @@ void BM_Topology_16Nodes_512Flows(benchmark::State& state) {
 void BM_Topology_16Nodes_512Flows_Saturated(benchmark::State& state) {
     paintTopology(state, 1e6);
 }
+// No packets: what the links, boxes and text cost alone.
+void BM_Topology_16Nodes_NoPackets(benchmark::State& state) {
+    paintTopology(state, 0.0);
+}
 
 } // namespace
 
 BENCHMARK(BM_Topology_16Nodes_512Flows)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Topology_16Nodes_512Flows_Saturated)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Topology_16Nodes_NoPackets)->Unit(benchmark::kMillisecond);

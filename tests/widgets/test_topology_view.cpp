@@ -111,6 +111,10 @@ private slots:
             QVERIFY(countNear(image, inside(0, 3), tp, 20) > area(0, 3) / 2);
             QCOMPARE(countNear(image, inside(0, 3), dp, 20), 0);
             QVERIFY(countNear(image, inside(1, 5), dp, 20) > area(1, 5) / 2);
+            // The legend shows every class in the colour its GPUs and packets use.
+            for (int c = 0; c < 3; ++c)
+                QVERIFY(countNear(image, layout.legendRect().toRect(),
+                                  TopologyView::classColor(theme, c), 20) > 10);
             // A GPU in no group is neutral.
             QCOMPARE(countNear(image, inside(0, 0), tp, 20), 0);
             QCOMPARE(countNear(image, inside(0, 0), dp, 20), 0);
