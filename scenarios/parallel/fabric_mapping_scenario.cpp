@@ -39,6 +39,7 @@ const char* kSources = "Narayanan et al. SC'21 §3.2 (TP, PP bytes); ZeRO §7 (D
 struct Costed {
     ParallelLayout layout;
     StepEstimate estimate;
+    std::string basis; // "50 % of 989 TFLOP/s (NVIDIA H100 SXM5 80 GB)": what compute assumes
 };
 
 std::string layoutName(const ParallelLayout& l) {
@@ -74,8 +75,8 @@ FactsFrame trafficTable(const std::string& title, const Costed& c) {
     const StepEstimate& e = c.estimate;
     f.rows.push_back({"compute + bubble",
                       formatSi(e.computeS, "s") + " + " + formatSi(e.bubbleS, "s"),
-                      "6ND at the stated efficiency; bubble (P−1)/(V·M) = " +
-                          formatSignificant(e.bubbleOfIdeal * 100, 3) +
+                      "6ND at " + c.basis +
+                          "; bubble (P−1)/(V·M) = " + formatSignificant(e.bubbleOfIdeal * 100, 3) +
                           " % with M = " + std::to_string(e.microbatches)});
     f.rows.push_back({"step, serialized / DP overlapped",
                       formatSi(e.stepS, "s") + " / " + formatSi(e.stepOverlappedS, "s"),
@@ -202,6 +203,8 @@ Story FabricMappingScenario::build(const Params& p) const {
     const GpuSpec& gpu = *HardwareCatalogue::builtin().find(p.text("gpu"));
     const double peak = peakTflops(gpu, Precision::BF16).value_or(0.0) * 1e12;
     const double eff = p.number("efficiency");
+    const std::string basis = formatSignificant(eff * 100, 3) + " % of " +
+                              formatSi(peak, "FLOP/s") + " (" + gpu.name + ")";
 
     ParallelLayout l;
     l.tp = static_cast<int>(p.integer("tp"));
@@ -212,7 +215,7 @@ Story FabricMappingScenario::build(const Params& p) const {
         throw std::invalid_argument("TP × PP = " + std::to_string(l.tp * l.pp) +
                                     " does not divide the " + std::to_string(t.gpus()) + " GPUs");
     l.dp = t.gpus() / (l.tp * l.pp);
-    auto yours = std::make_shared<const Costed>(Costed{l, estimateStep(m, l, t, peak, eff)});
+    auto yours = std::make_shared<const Costed>(Costed{l, estimateStep(m, l, t, peak, eff), basis});
 
     // The mistake: the same sizes with DP fastest, so every TP group straddles nodes (or, when
     // DP = 1, TP spread by PP first).
@@ -224,8 +227,8 @@ Story FabricMappingScenario::build(const Params& p) const {
     }
     std::shared_ptr<const Costed> mistake;
     try {
-        mistake =
-            std::make_shared<const Costed>(Costed{wrong, estimateStep(m, wrong, t, peak, eff)});
+        mistake = std::make_shared<const Costed>(
+            Costed{wrong, estimateStep(m, wrong, t, peak, eff), basis});
     } catch (const std::invalid_argument&) {
         mistake = yours; // the mistake cannot be built with these sizes; the step says so
     }
@@ -235,7 +238,7 @@ Story FabricMappingScenario::build(const Params& p) const {
                                     " GPUs fits this model and batch");
     const ParallelLayout bestLayout = search.ranked.front().layout;
     auto best = std::make_shared<const Costed>(
-        Costed{bestLayout, estimateStep(m, bestLayout, t, peak, eff)});
+        Costed{bestLayout, estimateStep(m, bestLayout, t, peak, eff), basis});
     auto top = std::make_shared<std::vector<LayoutCandidate>>(
         search.ranked.begin(),
         search.ranked.begin() +
