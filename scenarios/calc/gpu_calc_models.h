@@ -12,5 +12,7 @@ void appendAccessCalcModels(std::vector<CalcModel>& models);
 void appendOccupancyCalcModels(std::vector<CalcModel>& models);
 // pipeline, step, collective (parallelism and cluster models).
 void appendParallelCalcModels(std::vector<CalcModel>& models);
+// fabric, fabric-decision (the B5 incast simulation and the IB-or-RoCE decision model).
+void appendFabricCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb
