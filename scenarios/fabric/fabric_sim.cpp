@@ -361,7 +361,7 @@ void FabricSim::receive(Flow& f, int flowIndex, const Packet& p) {
 void FabricSim::transmit(int linkIndex) {
     Link& l = m_links[at(linkIndex)];
     if (!l.fromSwitch) {
-        sendFromHost(l, linkIndex);
+        sendFromHost(l);
         return;
     }
     if (l.egress.empty())
@@ -389,20 +389,23 @@ void FabricSim::transmit(int linkIndex) {
     ++l.sentInStep;
 }
 
-void FabricSim::sendFromHost(Link& l, int linkIndex) {
+void FabricSim::sendFromHost(Link& l) {
     if (l.hostFlow < 0)
         return;
-    Flow& f = m_flows[at(l.hostFlow)];
     const bool ib = m_config.kind == FabricKind::InfiniBand;
-    const double line = m_config.linkGbps * 1e9;
-    const bool dcqcn = !ib && m_config.ecn;
-    // Rate limiter: one packet's worth of tokens at most, so the NIC never bursts above RC.
-    f.tokens = std::min(1.0, f.tokens + (dcqcn ? f.rate.rateBps() / line : 1.0));
     if (ib ? l.credits <= 0 : l.paused) { // greedy senders always have data
         ++l.blockedInStep;
         l.everPaused = true;
         return;
     }
+    Flow& f = m_flows[at(l.hostFlow)];
+    const double line = m_config.linkGbps * 1e9;
+    const bool dcqcn = !ib && m_config.ecn;
+    // Rate limiter: one packet's worth of tokens at most, so the NIC never bursts above RC.
+    // Filled for the slots since the last look (a paused link is not looked at: speed).
+    const auto elapsed = static_cast<double>(m_slot - f.tokenSlot);
+    f.tokenSlot = m_slot;
+    f.tokens = std::min(1.0, f.tokens + elapsed * (dcqcn ? f.rate.rateBps() / line : 1.0));
     if (f.tokens < 1.0 - 1e-12 || f.nextPsn - f.acked >= kWindowPackets)
         return;
     Packet p;
@@ -427,7 +430,6 @@ void FabricSim::sendFromHost(Link& l, int linkIndex) {
         --l.credits;
     l.wire.push_back({m_slot + l.delay, p});
     ++l.sentInStep;
-    (void)linkIndex;
 }
 
 int FabricSim::pauseDepthOf(int linkIndex) const {

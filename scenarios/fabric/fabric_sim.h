@@ -33,6 +33,10 @@
 
 namespace wb {
 
+// Fabric time one animation frame (1/60 s) shows at normal speed: about 244 packet times at
+// 400 Gb/s, enough to watch a queue fill and a pause travel one hop per frame or two.
+inline constexpr double kFabricFrameS = 20e-6;
+
 enum class FabricEventKind { PauseSent, ResumeSent, EcnMark, Cnp, Drop, Corrupted, Retransmit };
 
 std::string fabricEventName(FabricEventKind k);
@@ -177,7 +181,8 @@ private:
         std::vector<int> path;
         int returnDelay = 1;
         DcqcnRate rate;
-        double tokens = 1;
+        double tokens = 0;
+        std::int64_t tokenSlot = -1; // the slot tokens were last topped up
         std::int64_t nextPsn = 0, highestSent = 0, acked = 0;
         std::deque<std::int64_t> firstSent; // for psn in [acked, highestSent)
         std::int64_t lastProgress = 0;
@@ -202,7 +207,7 @@ private:
     void arrive(int link, Packet p);
     void receive(Flow& f, int flowIndex, const Packet& p);
     void transmit(int link);
-    void sendFromHost(Link& l, int linkIndex);
+    void sendFromHost(Link& l);
     void acknowledge(Flow& f, std::int64_t psn);
     void rewind(Flow& f, int flowIndex, std::int64_t psn, bool timeout);
     long long countInNetwork() const;
