@@ -25,6 +25,17 @@ bool finite(double x) {
 
 } // namespace
 
+FabricConfig FabricConfig::incast(FabricKind kind, bool pfc, bool ecn, int senders,
+                                  std::uint64_t seed) {
+    FabricConfig c;
+    c.kind = kind;
+    c.pfc = pfc;
+    c.ecn = ecn;
+    c.senders = senders;
+    c.seed = seed;
+    return c;
+}
+
 void validateFabricConfig(const FabricConfig& c) {
     check(c.senders >= 1, "senders must be at least 1");
     check(c.senders <= 1024, "senders must be at most 1024 (one switch's worth of ports)");

@@ -49,6 +49,10 @@ struct FabricConfig {
     double rtoS = 100e-6;        // retransmission timeout when no NAK arrives (assumption)
     DcqcnParams dcqcn;
 
+    // The settings that tell the scenario's runs apart; the rest at their defaults.
+    static FabricConfig incast(FabricKind kind, bool pfc, bool ecn, int senders,
+                               std::uint64_t seed = 1);
+
     // One packet's serialisation time: the simulation's tick.
     double slotS() const { return mtuBytes * 8.0 / (linkGbps * 1e9); }
 };

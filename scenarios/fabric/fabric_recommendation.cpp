@@ -9,13 +9,8 @@ namespace {
 
 FabricSummary runOnce(FabricKind kind, bool pfc, bool ecn, int senders, double gbps,
                       double durationS, std::uint64_t seed) {
-    FabricConfig c;
-    c.kind = kind;
-    c.pfc = pfc;
-    c.ecn = ecn;
-    c.senders = senders;
+    FabricConfig c = FabricConfig::incast(kind, pfc, ecn, senders, seed);
     c.linkGbps = gbps;
-    c.seed = seed;
     FabricSim sim(c);
     return sim.run(durationS);
 }

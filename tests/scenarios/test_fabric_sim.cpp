@@ -17,18 +17,8 @@ using namespace wb;
 
 namespace {
 
-FabricConfig config(FabricKind kind, bool pfc, bool ecn, int senders = 8, std::uint64_t seed = 1) {
-    FabricConfig c;
-    c.kind = kind;
-    c.pfc = pfc;
-    c.ecn = ecn;
-    c.senders = senders;
-    c.seed = seed;
-    return c;
-}
-
 FabricConfig roce(bool pfc, bool ecn, int senders = 8, std::uint64_t seed = 1) {
-    return config(FabricKind::RoCE, pfc, ecn, senders, seed);
+    return FabricConfig::incast(FabricKind::RoCE, pfc, ecn, senders, seed);
 }
 
 long long accounted(const FabricCounters& c) {
@@ -61,15 +51,16 @@ private slots:
         QTest::addColumn<bool>("pfc");
         QTest::addColumn<bool>("ecn");
         QTest::addColumn<double>("drop");
-        for (std::uint64_t seed : {1u, 7u, 42u}) {
-            const QByteArray s = " seed " + QByteArray::number(static_cast<qulonglong>(seed));
-            QTest::newRow("ib" + s) << 0 << false << false << 0.0;
-            QTest::newRow("ib lossy link" + s) << 0 << false << false << 0.01;
-            QTest::newRow("roce lossy" + s) << 1 << false << false << 0.0;
-            QTest::newRow("roce lossy + drops" + s) << 1 << false << false << 0.02;
-            QTest::newRow("roce pfc" + s) << 1 << true << false << 0.0;
-            QTest::newRow("roce pfc ecn + drops" + s) << 1 << true << true << 0.005;
-            QTest::newRow("roce ecn only" + s) << 1 << false << true << 0.0;
+        QTest::addColumn<qulonglong>("seed");
+        for (qulonglong seed : {1u, 7u, 42u}) {
+            const QByteArray s = " seed " + QByteArray::number(seed);
+            QTest::newRow("ib" + s) << 0 << false << false << 0.0 << seed;
+            QTest::newRow("ib lossy link" + s) << 0 << false << false << 0.01 << seed;
+            QTest::newRow("roce lossy" + s) << 1 << false << false << 0.0 << seed;
+            QTest::newRow("roce lossy + drops" + s) << 1 << false << false << 0.02 << seed;
+            QTest::newRow("roce pfc" + s) << 1 << true << false << 0.0 << seed;
+            QTest::newRow("roce pfc ecn + drops" + s) << 1 << true << true << 0.005 << seed;
+            QTest::newRow("roce ecn only" + s) << 1 << false << true << 0.0 << seed;
         }
     }
     void conservationHoldsAtEveryStep() {
@@ -77,10 +68,9 @@ private slots:
         QFETCH(bool, pfc);
         QFETCH(bool, ecn);
         QFETCH(double, drop);
-        const QByteArray tag = QTest::currentDataTag();
-        const std::uint64_t seed = tag.endsWith("42") ? 42 : tag.endsWith("7") ? 7 : 1;
-        FabricConfig c =
-            config(kind == 0 ? FabricKind::InfiniBand : FabricKind::RoCE, pfc, ecn, 8, seed);
+        QFETCH(qulonglong, seed);
+        FabricConfig c = FabricConfig::incast(kind == 0 ? FabricKind::InfiniBand : FabricKind::RoCE,
+                                              pfc, ecn, 8, seed);
         c.dropRate = drop;
         FabricSim sim(c);
         FabricCounters before;
@@ -114,7 +104,7 @@ private slots:
     void infinibandNeverDropsAndFillsTheReceiverLink() {
         QFETCH(int, senders);
         QFETCH(double, gbps);
-        FabricConfig c = config(FabricKind::InfiniBand, false, false, senders);
+        FabricConfig c = FabricConfig::incast(FabricKind::InfiniBand, false, false, senders);
         c.linkGbps = gbps;
         FabricSim sim(c);
         const FabricSummary s = sim.run(1e-3);
