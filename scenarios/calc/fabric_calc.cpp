@@ -136,6 +136,7 @@ Json decision(const Params& p) {
     j["flips"] = r.flips;
     Json ev;
     ev["ib_goodput_gbps"] = e.ibGoodputGbps;
+    ev["ib_victim_gbps"] = e.ibVictimGbps;
     ev["roce_lossy_goodput_gbps"] = e.lossyGoodputGbps;
     ev["roce_lossy_goodput_loss"] = e.lossyGoodputLoss;
     ev["roce_lossy_retransmitted"] = e.lossyRetransmitted;

@@ -72,13 +72,25 @@ FabricRecommendation decide(const FabricConditions& c, const FabricEvidence& e) 
         r.reasons.push_back({"gpus", -1, t});
     }
     if (c.multiTenant) {
-        std::string t = "tenants share ports: a pause from one tenant's incast held an "
-                        "unrelated flow to ";
+        // Tenants share ports, so what one tenant's incast does to another's flow decides.
+        // Hop-by-hop flow control alone (PFC, or IB credits without IB's own congestion
+        // control, which is not modeled) stalls the victim either way; only end-to-end
+        // congestion control that the team tunes (DCQCN here) keeps it near its share.
+        const bool isolates = c.teamRunsLosslessEthernet && e.dcqcnVictimGbps > e.ibVictimGbps;
+        std::string t = "tenants share ports: one tenant's incast held an unrelated flow to ";
         t.append(num(e.pfcVictimGbps))
-            .append(" Gb/s of its ")
+            .append(" Gb/s under PFC and ")
+            .append(num(e.ibVictimGbps))
+            .append(" Gb/s under IB credits, of a ")
             .append(num(e.victimFairGbps))
             .append(" Gb/s fair share (head-of-line blocking)");
-        r.reasons.push_back({"multi-tenant", -1, t});
+        if (isolates)
+            t.append("; with DCQCN, which this team can run, it kept ")
+                .append(num(e.dcqcnVictimGbps))
+                .append(" Gb/s");
+        else
+            t.append("; untuned RoCE spreads pauses across tenants");
+        r.reasons.push_back({"multi-tenant", isolates ? 1 : -1, t});
     }
     if (c.vendorLockInConcern)
         r.reasons.push_back({"vendor-lock-in", 1,
@@ -112,6 +124,7 @@ FabricEvidence measureFabricEvidence(int senders, double linkGbps, double durati
         runOnce(FabricKind::RoCE, true, true, senders, linkGbps, durationS, seed);
     e.ibGoodputGbps = ib.goodputGbps;
     e.ibDropped = ib.counters.dropped;
+    e.ibVictimGbps = ib.victimGbps;
     e.lossyGoodputGbps = lossy.goodputGbps;
     e.lossyGoodputLoss = ib.goodputGbps > 0 ? 1.0 - lossy.goodputGbps / ib.goodputGbps : 0.0;
     e.lossyDropped = lossy.counters.dropped;

@@ -24,6 +24,7 @@ struct FabricEvidence {
     double durationS = 0;
     double ibGoodputGbps = 0;
     long long ibDropped = 0;
+    double ibVictimGbps = 0;
     double lossyGoodputGbps = 0; // RoCE without PFC or ECN
     double lossyGoodputLoss = 0; // 1 − lossy ÷ IB
     long long lossyDropped = 0;

@@ -349,29 +349,57 @@ private slots:
         QCOMPARE(b.choice, FabricKind::RoCE);
         QVERIFY(b.reasons.front().text.find(std::to_string(e.dcqcnPauseFrames)) !=
                 std::string::npos);
-        // Every listed flip really flips; a team that runs lossless Ethernet is one of them.
-        FabricConditions edge;
-        edge.teamRunsLosslessEthernet = true; // +2, multi-tenant −1, large −1: a tie → IB
-        edge.multiTenant = true;
-        edge.gpus = 8192;
-        const FabricRecommendation c = recommendFabric(edge, e);
-        QCOMPARE(c.choice, FabricKind::InfiniBand);
-        QVERIFY(!c.flips.empty());
-        for (const std::string& f : c.flips) {
-            FabricConditions x = edge;
-            if (f.rfind("multi-tenant", 0) == 0)
-                x.multiTenant = false;
-            else if (f.rfind("gpus", 0) == 0)
-                x.gpus = kLargeScaleGpus - 1;
-            else if (f.rfind("vendor", 0) == 0)
-                x.vendorLockInConcern = true;
-            else if (f.rfind("budget", 0) == 0)
-                x.budgetConstrained = true;
-            else if (f.rfind("team", 0) == 0)
-                x.teamRunsLosslessEthernet = false;
-            QVERIFY2(recommendFabric(x, e).choice != c.choice, f.c_str());
+        // A listed flip is exactly a single change of condition that changes the choice.
+        FabricConditions tenantsAtScale = expert;
+        tenantsAtScale.vendorLockInConcern = false;
+        tenantsAtScale.multiTenant = true;
+        tenantsAtScale.gpus = 16384;
+        FabricConditions frugalNovice = novice;
+        frugalNovice.vendorLockInConcern = frugalNovice.budgetConstrained = true;
+        for (const FabricConditions& c : {novice, expert, tenantsAtScale, frugalNovice}) {
+            const FabricRecommendation r = recommendFabric(c, e);
+            int score = 0;
+            for (const FabricReason& x : r.reasons)
+                score += x.weight;
+            QCOMPARE(r.score, score);
+            QCOMPARE(r.choice, score > 0 ? FabricKind::RoCE : FabricKind::InfiniBand);
+            for (int k = 0; k < 5; ++k) {
+                FabricConditions x = c;
+                const char* name = "";
+                switch (k) {
+                case 0:
+                    x.teamRunsLosslessEthernet = !c.teamRunsLosslessEthernet;
+                    name = "team";
+                    break;
+                case 1:
+                    x.gpus = c.gpus >= kLargeScaleGpus ? 1024 : 16384;
+                    name = "gpus";
+                    break;
+                case 2:
+                    x.multiTenant = !c.multiTenant;
+                    name = "multi-tenant";
+                    break;
+                case 3:
+                    x.vendorLockInConcern = !c.vendorLockInConcern;
+                    name = "vendor-lock-in";
+                    break;
+                default:
+                    x.budgetConstrained = !c.budgetConstrained;
+                    name = "budget";
+                }
+                const bool flips = recommendFabric(x, e).choice != r.choice;
+                bool listed = false;
+                for (const std::string& f : r.flips)
+                    listed |= f.rfind(std::string(name) + " ", 0) == 0;
+                QVERIFY2(flips == listed, name);
+            }
         }
-        QCOMPARE(c.flips.size(), std::size_t(4)); // everything but the team (that deepens IB)
+        // Tenants at scale with a team that tunes DCQCN: the victim evidence favours RoCE here
+        // only because DCQCN kept the victim above what IB's credits left it.
+        const FabricRecommendation t = recommendFabric(tenantsAtScale, e);
+        const bool dcqcnIsolates = e.dcqcnVictimGbps > e.ibVictimGbps;
+        QCOMPARE(t.choice, dcqcnIsolates ? FabricKind::RoCE : FabricKind::InfiniBand);
+        QVERIFY(!recommendFabric(frugalNovice, e).flips.empty());
     }
 };
 
