@@ -147,6 +147,8 @@ void FabricSim::event(FabricEventKind k, int link, int flow, long long packets) 
 const FabricStepStats& FabricSim::step(double dtS) {
     if (!std::isfinite(dtS) || dtS < 0)
         throw std::invalid_argument("fabric model: step must be a finite time >= 0");
+    if (dtS / m_slotS > 1e9) // hours of CPU: a caller's unit mistake, not a request
+        throw std::invalid_argument("fabric model: step longer than 1e9 packet times");
     for (Link& l : m_links)
         l.sentInStep = l.blockedInStep = 0;
     for (Flow& f : m_flows)

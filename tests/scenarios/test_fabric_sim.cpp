@@ -295,6 +295,7 @@ private slots:
         FabricSim sim{FabricConfig{}};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.step(nan));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.step(-1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.step(3600)); // an hour: 4e10 slots
         // The calc model turns them into CalcError (exit 2 on the command line).
         QVERIFY_THROWS_EXCEPTION(CalcError, test::runCalc("fabric", {{"fabric", "roce"},
                                                                      {"senders", "4"},
