@@ -135,6 +135,7 @@ const std::vector<CalcModel>& calcModels() {
         appendAccessCalcModels(v);
         appendParallelCalcModels(v);
         appendReliabilityCalcModels(v);
+        appendFabricCalcModels(v);
         return v;
     }();
     return models;

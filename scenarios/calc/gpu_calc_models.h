@@ -14,5 +14,7 @@ void appendOccupancyCalcModels(std::vector<CalcModel>& models);
 void appendParallelCalcModels(std::vector<CalcModel>& models);
 // checkpoint, goodput, blast-radius, hang, stragglers (reliability models).
 void appendReliabilityCalcModels(std::vector<CalcModel>& models);
+// fabric, fabric-decision (the B5 incast simulation and the IB-or-RoCE decision model).
+void appendFabricCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb

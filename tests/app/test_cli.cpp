@@ -371,6 +371,73 @@ private slots:
         const Result spine = runWarpboard({"calc", "blast-radius", "--fail", "spine", "--json"});
         QCOMPARE(jsonOf(spine)["gpus_lost"].toInt(), 0);
         QCOMPARE(jsonOf(spine)["job_stops"].toBool(), false);
+    void calcFabric() {
+        // InfiniBand under an 8:1 incast: no drops, the receiver's 400 Gb/s link stays full.
+        const Result ib = runWarpboard(
+            {"calc", "fabric", "--fabric", "ib", "--senders", "8", "--gbps", "400", "--json"});
+        QVERIFY2(ib.code == 0, ib.err.constData());
+        const QJsonObject i = jsonOf(ib);
+        for (const char* key :
+             {"goodput_gbps", "pause_frames", "dropped", "retransmitted", "p99_latency_us"})
+            QVERIFY2(i.contains(key), key);
+        QCOMPARE(i["dropped"].toInt(), 0);
+        QVERIFY(i["goodput_gbps"].toDouble() > 0.99 * 400 && i["goodput_gbps"].toDouble() <= 400);
+        // RoCE without PFC or ECN: drops and go-back-N resends eat the goodput.
+        const Result lossy =
+            runWarpboard({"calc", "fabric", "--fabric", "roce", "--senders", "8", "--gbps", "400",
+                          "--pfc", "false", "--ecn", "false", "--json"});
+        QVERIFY2(lossy.code == 0, lossy.err.constData());
+        const QJsonObject l = jsonOf(lossy);
+        QVERIFY(l["dropped"].toInt() > 0 && l["retransmitted"].toInt() > 0);
+        QVERIFY(l["goodput_gbps"].toDouble() < 0.5 * i["goodput_gbps"].toDouble());
+        // With PFC: no drops, pause frames instead; the same seed prints the same result.
+        const QStringList pfcArgs{"calc",   "fabric", "--fabric", "roce",  "--senders",
+                                  "8",      "--gbps", "400",      "--ecn", "false",
+                                  "--seed", "3",      "--json"};
+        const Result pfc = runWarpboard(pfcArgs);
+        QVERIFY2(pfc.code == 0, pfc.err.constData());
+        QCOMPARE(jsonOf(pfc)["dropped"].toInt(), 0);
+        QVERIFY(jsonOf(pfc)["pause_frames"].toInt() > 0);
+        QCOMPARE(runWarpboard(pfcArgs).out, pfc.out);
+        // The decision model names its choice and what would flip it.
+        const Result d = runWarpboard({"calc", "fabric-decision", "--team-lossless-ethernet",
+                                       "true", "--vendor-lock-in", "true", "--json"});
+        QVERIFY2(d.code == 0, d.err.constData());
+        QCOMPARE(jsonOf(d)["recommendation"].toString(), QString("roce"));
+        QVERIFY(!jsonOf(d)["flips"].toArray().isEmpty());
+    }
+    void calcFabricRefusesNonsense_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        const QStringList base{"calc", "fabric", "--fabric", "roce", "--gbps", "400"};
+        QTest::newRow("no senders") << base + QStringList{"--senders", "0"} << "senders";
+        QTest::newRow("too many senders") << base + QStringList{"--senders", "100000"} << "1…1024";
+        QTest::newRow("negative rate")
+            << QStringList{"calc", "fabric", "--fabric", "ib", "--senders", "4", "--gbps", "-400"}
+            << "gbps";
+        QTest::newRow("nan rate") << QStringList{"calc",      "fabric", "--fabric", "ib",
+                                                 "--senders", "4",      "--gbps",   "nan"}
+                                  << "gbps";
+        QTest::newRow("drop rate 1")
+            << base + QStringList{"--senders", "4", "--drop-rate", "1"} << "drop-rate";
+        QTest::newRow("drop rate negative")
+            << base + QStringList{"--senders", "4", "--drop-rate", "-0.1"} << "drop-rate";
+        QTest::newRow("bad fabric") << QStringList{"calc",      "fabric", "--fabric", "ethernet",
+                                                   "--senders", "4",      "--gbps",   "400"}
+                                    << "ib|roce";
+        QTest::newRow("bad flag") << base + QStringList{"--senders", "4", "--pfc", "maybe"}
+                                  << "true|false";
+        QTest::newRow("absurd run")
+            << base + QStringList{"--senders", "1024", "--duration-us", "100000"} << "duration-us";
+        QTest::newRow("missing senders") << base << "missing --senders";
+    }
+    void calcFabricRefusesNonsense() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Result r = runWarpboard(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
     }
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.

@@ -1,6 +1,9 @@
 // Model benchmarks: B3's best-layout search over a 4,096-GPU cluster (target under 100 ms);
 // C1's goodput Monte Carlo at Llama 3 scale (16,384 GPUs × 54 days × 1,000 trials, target
 // under 1 s on one core); C2's blast radius per click and its single-point-of-failure scan.
+// B5's fabric simulation, one animation frame (kFabricFrameS of fabric time) per iteration
+// (target under 4 ms).
+#include "fabric/fabric_sim.h"
 #include "parallel/layout_search.h"
 #include "reliability/cluster_failure_model.h"
 #include "reliability/failure_simulator.h"
@@ -84,6 +87,19 @@ void BM_BlastRadius_BuildAndScanSpofs(benchmark::State& state) {
         const auto spofs = model.singlePointsOfFailure();
         benchmark::DoNotOptimize(spofs.data());
     }
+// One frame of the RoCE incast with everything on (PFC, ECN marking, DCQCN, go-back-N under
+// injected loss); the argument is the number of senders (8 is the scenario's default).
+void BM_FabricFrame(benchmark::State& state) {
+    wb::FabricConfig c;
+    c.senders = static_cast<int>(state.range(0));
+    c.dropRate = 1e-3;
+    wb::FabricSim sim(c);
+    sim.step(200e-6); // past the start-up transient
+    for (auto _ : state) {
+        const wb::FabricStepStats& s = sim.step(wb::kFabricFrameS);
+        benchmark::DoNotOptimize(s.counters.sent);
+    }
+    state.counters["slots_per_frame"] = wb::kFabricFrameS / sim.slotS();
 }
 
 } // namespace
@@ -93,3 +109,4 @@ BENCHMARK(BM_Goodput_16kGpus_54Days_1000Trials)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GoodputTimeline_16kGpus_54Days)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BlastRadius_FailCoolingZone)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BlastRadius_BuildAndScanSpofs)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FabricFrame)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMicrosecond);

@@ -1,0 +1,8 @@
+# B5 RoCE vs InfiniBand (issue 8): the incast simulation, DCQCN, the decision model.
+target_sources(wb_scenarios PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/dcqcn_rate.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fabric_config.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fabric_recommendation.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fabric_sim.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/calc/fabric_calc.cpp
+)
