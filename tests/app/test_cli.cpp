@@ -371,6 +371,7 @@ private slots:
         const Result spine = runWarpboard({"calc", "blast-radius", "--fail", "spine", "--json"});
         QCOMPARE(jsonOf(spine)["gpus_lost"].toInt(), 0);
         QCOMPARE(jsonOf(spine)["job_stops"].toBool(), false);
+    }
     void calcFabric() {
         // InfiniBand under an 8:1 incast: no drops, the receiver's 400 Gb/s link stays full.
         const Result ib = runWarpboard(

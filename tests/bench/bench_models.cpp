@@ -87,6 +87,8 @@ void BM_BlastRadius_BuildAndScanSpofs(benchmark::State& state) {
         const auto spofs = model.singlePointsOfFailure();
         benchmark::DoNotOptimize(spofs.data());
     }
+}
+
 // One frame of the RoCE incast with everything on (PFC, ECN marking, DCQCN, go-back-N under
 // injected loss); the argument is the number of senders (8 is the scenario's default).
 void BM_FabricFrame(benchmark::State& state) {
