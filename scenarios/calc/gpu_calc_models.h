@@ -12,5 +12,7 @@ void appendAccessCalcModels(std::vector<CalcModel>& models);
 void appendOccupancyCalcModels(std::vector<CalcModel>& models);
 // pipeline, step, collective (parallelism and cluster models).
 void appendParallelCalcModels(std::vector<CalcModel>& models);
+// memory, activations, schedule, claims (memory budget, cluster scheduler, claims check).
+void appendPlanningCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb
