@@ -1,9 +1,12 @@
 #pragma once
-// Argument helpers shared by the calc model files: a required argument and the `--gpu`
-// choice over the hardware catalogue.
+// Argument helpers shared by the calc model files: a required argument, the `--gpu`
+// choice over the hardware catalogue, integer arguments and model errors as CalcError.
+#include "calc/calc_models.h"
 #include "catalogue/hardware_catalogue.h"
 #include "engine/param_spec.h"
 #include "engine/params.h"
+
+#include <stdexcept>
 
 namespace wb {
 
@@ -11,6 +14,11 @@ namespace wb {
 inline ParamSpec required(ParamSpec s) {
     s.required = true;
     return s;
+}
+
+// A required whole-number argument without a unit (counts, sizes, stages).
+inline ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
+    return required(ParamSpec::integer(name, label, "", min, max, def));
 }
 
 // --gpu ID, one of the builtin catalogue's ids.
@@ -22,6 +30,21 @@ inline ParamSpec gpuArgument() {
 // The GPU named by --gpu (Params already checked it is a catalogue id).
 inline const GpuSpec& gpuOf(const Params& p) {
     return *HardwareCatalogue::builtin().find(p.text("gpu"));
+}
+
+// An integer argument; its spec bounds it, so it fits an int.
+inline int integerOf(const Params& p, const char* name) {
+    return static_cast<int>(p.integer(name));
+}
+
+// Model errors (a layout that does not fit, a name a model does not know) are the user's
+// mistake: CalcError, exit 2.
+template <typename F> auto rejecting(F&& f) {
+    try {
+        return f();
+    } catch (const std::invalid_argument& e) {
+        throw CalcError(e.what());
+    }
 }
 
 } // namespace wb

@@ -15,19 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-int integerOf(const Params& p, const char* name) {
-    return static_cast<int>(p.integer(name));
-}
-
-// Model errors (a layout that does not fit) are the user's mistake: CalcError, exit 2.
-template <typename F> auto rejecting(F&& f) {
-    try {
-        return f();
-    } catch (const std::invalid_argument& e) {
-        throw CalcError(e.what());
-    }
-}
-
 Json pipeline(const Params& p) {
     const int stages = integerOf(p, "stages");
     const int micro = integerOf(p, "microbatches");
@@ -170,10 +157,6 @@ Json collective(const Params& p) {
     j["source"] = "alpha-beta ring model (Thakur, Rabenseifner & Gropp 2005); busbw factors: "
                   "nccl-tests doc/PERFORMANCE.md";
     return j;
-}
-
-ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
-    return required(ParamSpec::integer(name, label, "", min, max, def));
 }
 
 } // namespace

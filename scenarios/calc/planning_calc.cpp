@@ -15,19 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-int integerOf(const Params& p, const char* name) {
-    return static_cast<int>(p.integer(name));
-}
-
-// Model errors (a layout that does not divide) are the user's mistake: CalcError, exit 2.
-template <typename F> auto refusing(F&& f) {
-    try {
-        return f();
-    } catch (const std::invalid_argument& e) {
-        throw CalcError(e.what());
-    }
-}
-
 // Decimal GB, as the ZeRO paper counts (7.5B × 16 B = 120 GB).
 double gb(double bytes) {
     return bytes / 1e9;
@@ -41,12 +28,12 @@ Json memory(const Params& p) {
         throw CalcError(std::to_string(gpus) +
                         " GPUs do not divide by TP × PP = " + std::to_string(tp * pp));
     const int dp = gpus / (tp * pp);
-    const Optimizer o = refusing([&] { return parseOptimizer(p.text("optimizer")); });
+    const Optimizer o = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
     const TrainingPrecision pr =
-        refusing([&] { return parseTrainingPrecision(p.text("precision")); });
+        rejecting([&] { return parseTrainingPrecision(p.text("precision")); });
     const StateBytesPerParam k = stateBytesPerParam(o, pr);
     const double psi = params / (static_cast<double>(tp) * pp);
-    const ModelStates s = refusing([&] { return modelStatesPerGpu(psi, zero, dp, k); });
+    const ModelStates s = rejecting([&] { return modelStatesPerGpu(psi, zero, dp, k); });
     Json j;
     j["model"] = "memory";
     j["params"] = params;
@@ -85,13 +72,13 @@ Json activations(const Params& p) {
     a.heads = p.number("heads");
     a.tp = integerOf(p, "tp");
     a.sequenceParallel = p.text("sp") == "true";
-    a.recompute = refusing([&] { return parseRecompute(p.text("recompute")); });
+    a.recompute = rejecting([&] { return parseRecompute(p.text("recompute")); });
     const int layers = integerOf(p, "layers");
     if (integerOf(p, "heads") % a.tp != 0)
         throw CalcError(std::to_string(integerOf(p, "heads")) +
                         " attention heads do not divide by TP " + std::to_string(a.tp));
-    const double perLayer = refusing([&] { return activationBytesPerLayer(a); });
-    const double total = refusing([&] { return activationBytesFirstStage(a, layers); });
+    const double perLayer = rejecting([&] { return activationBytesPerLayer(a); });
+    const double total = rejecting([&] { return activationBytesFirstStage(a, layers); });
     const char* formula = a.recompute == Recompute::Full ? "2sbh"
                           : a.recompute == Recompute::Selective
                               ? (a.sequenceParallel ? "sbh*34/t" : "sbh*(10 + 24/t)")
@@ -122,14 +109,14 @@ Json schedule(const Params& p) {
     c.cluster.nodes = gpus / 8;
     c.cluster.gpusPerNode = 8;
     c.cluster.nodesPerLeaf = integerOf(p, "nodes-per-leaf");
-    c.policy = refusing([&] { return parseSchedulePolicy(p.text("policy")); });
+    c.policy = rejecting([&] { return parseSchedulePolicy(p.text("policy")); });
     JobTraceConfig t;
     t.jobs = integerOf(p, "jobs");
     t.clusterGpus = gpus;
     t.seed = static_cast<std::uint64_t>(p.integer("seed"));
     t.load = p.number("load");
     t.teams = static_cast<int>(c.teamQuota.size());
-    const ScheduleResult r = refusing([&] { return simulateCluster(generateJobTrace(t), c); });
+    const ScheduleResult r = rejecting([&] { return simulateCluster(generateJobTrace(t), c); });
     Json j;
     j["model"] = "schedule";
     j["policy"] = schedulePolicyName(r.policy);
@@ -177,7 +164,7 @@ Json claims(const Params& p) {
     g.name = spec.name;
     g.peakFlops = peakTflops(spec, Precision::BF16).value_or(0.0) * 1e12;
     g.hbmBytes = spec.value("memory_gb") * 1e9;
-    const ClaimsVerdict v = refusing([&] { return checkClaims(c, g); });
+    const ClaimsVerdict v = rejecting([&] { return checkClaims(c, g); });
     Json j;
     j["model"] = "claims";
     j["gpu"] = spec.id;
@@ -197,10 +184,6 @@ Json claims(const Params& p) {
                    "Korthikanti et al. Table 5; failures, storage: Llama 3 (arXiv:2407.21783) "
                    "section 3.3; model states: ZeRO section 3.1";
     return j;
-}
-
-ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
-    return required(ParamSpec::integer(name, label, "", min, max, def));
 }
 
 ParamSpec real(const char* name, const char* label, const char* unit, double min, double max,

@@ -18,44 +18,46 @@ bool positive(double v) {
     return v > 0 && std::isfinite(v);
 }
 
+// Names in enum order, so one table serves printing and parsing.
+const std::vector<std::string> kOptimizers = {"adam", "sgd"};
+const std::vector<std::string> kPrecisions = {"bf16-mixed", "fp32"};
+const std::vector<std::string> kRecomputes = {"none", "selective", "full"};
+
+template <typename E>
+E parseName(const std::string& text, const std::vector<std::string>& names, const char* what) {
+    const auto it = std::find(names.begin(), names.end(), text);
+    if (it != names.end())
+        return static_cast<E>(it - names.begin());
+    std::string allowed;
+    for (const auto& n : names)
+        allowed += (allowed.empty() ? "" : ", ") + n;
+    throw std::invalid_argument(std::string(what) + " '" + text + "' must be one of " + allowed);
+}
+
 } // namespace
 
 std::string optimizerName(Optimizer o) {
-    return o == Optimizer::Adam ? "adam" : "sgd";
+    return kOptimizers[static_cast<std::size_t>(o)];
 }
 
 std::string trainingPrecisionName(TrainingPrecision p) {
-    return p == TrainingPrecision::Bf16Mixed ? "bf16-mixed" : "fp32";
+    return kPrecisions[static_cast<std::size_t>(p)];
 }
 
 std::string recomputeName(Recompute r) {
-    return r == Recompute::None ? "none" : r == Recompute::Selective ? "selective" : "full";
+    return kRecomputes[static_cast<std::size_t>(r)];
 }
 
 Optimizer parseOptimizer(const std::string& text) {
-    if (text == "adam")
-        return Optimizer::Adam;
-    if (text == "sgd")
-        return Optimizer::Sgd;
-    throw std::invalid_argument("optimizer '" + text + "' must be adam or sgd");
+    return parseName<Optimizer>(text, kOptimizers, "optimizer");
 }
 
 TrainingPrecision parseTrainingPrecision(const std::string& text) {
-    if (text == "bf16-mixed")
-        return TrainingPrecision::Bf16Mixed;
-    if (text == "fp32")
-        return TrainingPrecision::Fp32;
-    throw std::invalid_argument("precision '" + text + "' must be bf16-mixed or fp32");
+    return parseName<TrainingPrecision>(text, kPrecisions, "precision");
 }
 
 Recompute parseRecompute(const std::string& text) {
-    if (text == "none")
-        return Recompute::None;
-    if (text == "selective")
-        return Recompute::Selective;
-    if (text == "full")
-        return Recompute::Full;
-    throw std::invalid_argument("recompute '" + text + "' must be none, selective or full");
+    return parseName<Recompute>(text, kRecomputes, "recompute");
 }
 
 StateBytesPerParam stateBytesPerParam(Optimizer o, TrainingPrecision p) {

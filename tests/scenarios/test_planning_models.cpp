@@ -46,15 +46,13 @@ double table2(double s, double b, double h, double a, double t, bool sp, Recompu
 }
 
 ActivationShape shape(double s, double b, double h, double a, int t, bool sp, Recompute r) {
-    ActivationShape x;
-    x.seq = s;
-    x.microBatch = b;
-    x.hidden = h;
-    x.heads = a;
-    x.tp = t;
-    x.sequenceParallel = sp;
-    x.recompute = r;
-    return x;
+    return {.seq = s,
+            .microBatch = b,
+            .hidden = h,
+            .heads = a,
+            .tp = t,
+            .sequenceParallel = sp,
+            .recompute = r};
 }
 
 SchedulerConfig cluster(int nodes, SchedulePolicy p, int nodesPerLeaf = 4) {
@@ -75,14 +73,13 @@ std::vector<Job> sharedTrace() {
 
 Job job(int id, int gpus, double arrival, double duration, int priority = 0,
         double interval = 1.0) {
-    Job j;
-    j.id = id;
-    j.gpus = gpus;
-    j.arrivalH = arrival;
-    j.durationH = duration;
-    j.priority = priority;
-    j.checkpointIntervalH = interval;
-    return j;
+    return {.id = id,
+            .gpus = gpus,
+            .arrivalH = arrival,
+            .durationH = duration,
+            .priority = priority,
+            .team = 0,
+            .checkpointIntervalH = interval};
 }
 
 const ScheduleEvent* eventOf(const ScheduleResult& r, ScheduleEventKind k, int id, int nth = 0) {
@@ -390,8 +387,6 @@ private slots:
         // would delay job 1 and must wait. FIFO starts nothing past the blocked job 1.
         std::vector<Job> t = {job(0, 8, 0, 10), job(1, 16, 1, 5), job(2, 4, 2, 2), job(3, 4, 3, 20),
                               job(4, 1, 30, 1)};
-        for (Job& j : t)
-            j.team = 0;
         SchedulerConfig c = cluster(2, SchedulePolicy::GangBackfill);
         const ScheduleResult b = simulateCluster(t, c);
         QCOMPARE(b.jobs[2].firstStartH, 2.0);
