@@ -89,6 +89,8 @@ public:
             }
             schedulePass();
             m_stranded = strandedNow();
+            m_r.samples.push_back({m_now, m_free.gpus() - m_free.freeGpus(), m_stranded,
+                                   static_cast<int>(m_queue.size())});
         }
         advanceTo(std::max(horizon, m_now));
         summarise(next);
@@ -300,7 +302,7 @@ private:
             const int id = m_queue[idx];
             const Job& j = job(id);
             const bool fits = topologyAware() ? m_free.canPack(j.gpus, mostFree, whole)
-                                              : j.gpus <= m_free.freeGpus();
+                                              : m_free.canFirstFit(j.gpus, mostFree);
             if (!fits) {
                 if (fifo)
                     return; // head-of-line blocking

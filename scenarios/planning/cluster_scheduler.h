@@ -2,7 +2,8 @@
 // A discrete-event simulation of a GPU cluster scheduler (C5): nodes of 8 GPUs under leaf
 // switches (ClusterTopology), a job queue replayed from a seeded trace, and four policies:
 //  - fifo: arrival order, stop at the first job that does not fit (head-of-line blocking),
-//    naive first-fit placement (the lowest-numbered free GPUs, across nodes if need be);
+//    naive first-fit placement (the first node with room; a job larger than a node on the
+//    lowest-numbered free GPUs, across partly used nodes if need be);
 //  - gang-backfill: all-or-nothing starts in priority order; when the head cannot start, it
 //    gets a reservation at the earliest time enough GPUs free up, and later jobs may start now
 //    only if they end before it or use GPUs it will not need (EASY backfilling); first-fit;
@@ -54,6 +55,14 @@ struct ScheduleEvent {
     double lostWorkH = 0.0; // Preempt: work since the last checkpoint
 };
 
+// The cluster after each event: what a gauge over time draws.
+struct ClusterSample {
+    double timeH = 0.0;
+    int allocatedGpus = 0;
+    int strandedGpus = 0; // free but unusable at full speed by any waiting job
+    int waitingJobs = 0;
+};
+
 struct JobOutcome {
     int id = 0;
     double firstStartH = -1.0; // -1: never started
@@ -68,11 +77,12 @@ struct ScheduleResult {
     int gpus = 0;
     double horizonH = 0.0;
     std::vector<ScheduleEvent> events;
-    std::vector<JobOutcome> jobs;   // indexed by job id
-    double utilization = 0.0;       // allocated GPU-hours ÷ (GPUs × horizon)
-    double usefulUtilization = 0.0; // the same counting only full-speed-equivalent, kept work
-    double fragmentation = 0.0;     // time-averaged stranded GPUs ÷ GPUs
-    double meanWaitH = 0.0;         // first start − arrival; a job still queued counts its wait
+    std::vector<ClusterSample> samples; // one per event, after the scheduling pass
+    std::vector<JobOutcome> jobs;       // indexed by job id
+    double utilization = 0.0;           // allocated GPU-hours ÷ (GPUs × horizon)
+    double usefulUtilization = 0.0;     // the same counting only full-speed-equivalent, kept work
+    double fragmentation = 0.0;         // time-averaged stranded GPUs ÷ GPUs
+    double meanWaitH = 0.0; // first start − arrival; a job still queued counts its wait
     int jobsDone = 0, jobsRunning = 0, jobsWaiting = 0;
     int preemptions = 0;
 };

@@ -40,12 +40,26 @@ std::vector<int> GpuPlacement::gpusOnNode(int node, int n) const {
 std::vector<int> GpuPlacement::firstFit(int n) const {
     if (n < 1 || n > m_free)
         return {};
+    if (n <= gpusPerNode()) {
+        // A job that fits a node is never split (a pod, a Slurm task): the first node that
+        // has room, whatever that leaves behind.
+        for (int node = 0; node < m_topology.nodes; ++node)
+            if (freeOn(node) >= n)
+                return gpusOnNode(node, n);
+        return {};
+    }
     std::vector<int> out;
     out.reserve(static_cast<std::size_t>(n));
     for (int g = 0; g < gpus() && static_cast<int>(out.size()) < n; ++g)
         if (isFree(g))
             out.push_back(g);
     return out;
+}
+
+bool GpuPlacement::canFirstFit(int n, int mostFree) const {
+    if (n < 1 || n > m_free)
+        return false;
+    return n > gpusPerNode() || mostFree >= n;
 }
 
 std::vector<int> GpuPlacement::packed(int n) const {

@@ -1,9 +1,10 @@
 #pragma once
 // Which GPUs of a cluster are free, and where a job of n GPUs may go under two placement
-// rules: naive first-fit (the lowest-numbered free GPUs, wherever they are) and topology-aware
-// packing (a job that fits one node goes inside one NVLink domain, best-fit so whole nodes stay
-// free; a larger job takes whole nodes under as few leaf switches as possible). Also the
-// fragmentation gauge: free GPUs that no waiting job can use at full speed.
+// rules: naive first-fit (the first node with room; a larger job on the lowest-numbered free
+// GPUs, wherever they are) and topology-aware packing (a job that fits one node goes inside one
+// NVLink domain, best-fit so whole nodes stay free; a larger job takes whole nodes under as few
+// leaf switches as possible). Also the fragmentation gauge: free GPUs that no waiting job can use
+// at full speed.
 #include "parallel/cluster_topology.h"
 
 #include <vector>
@@ -22,9 +23,12 @@ public:
     // packed(n) would succeed: O(1) given the two counts above, so a scheduling pass can skip
     // jobs that cannot start without building a placement.
     bool canPack(int n, int mostFreeOnOneNode, int wholeFreeNodes) const;
+    bool canFirstFit(int n, int mostFreeOnOneNode) const;
     bool isFree(int gpu) const { return !m_busy[static_cast<std::size_t>(gpu)]; }
 
-    // Empty when the job cannot be placed under the rule.
+    // Empty when the job cannot be placed under the rule. First fit: a job of ≤ one node's
+    // GPUs on the first node with room; a larger one on the lowest-numbered free GPUs,
+    // scattered over partly used nodes if need be.
     std::vector<int> firstFit(int n) const;
     std::vector<int> packed(int n) const;
 

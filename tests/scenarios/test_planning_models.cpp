@@ -265,8 +265,12 @@ private slots:
         t.nodesPerLeaf = 2;
         GpuPlacement p(t);
         p.take({0, 8}); // one GPU busy on nodes 0 and 1
-        // First fit takes the lowest free GPUs, across nodes; packing keeps one NVLink domain.
-        QCOMPARE(p.firstFit(8), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 9}));
+        // First fit: a node's worth on the first node with room, a larger job on the lowest
+        // free GPUs across partly used nodes; packing keeps one NVLink domain per node's worth.
+        QCOMPARE(p.firstFit(4), (std::vector<int>{1, 2, 3, 4}));
+        QCOMPARE(p.firstFit(8), (std::vector<int>{16, 17, 18, 19, 20, 21, 22, 23}));
+        QCOMPARE(p.firstFit(12), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13}));
+        QCOMPARE(p.nodesSpanned(p.firstFit(12)), 2);
         QCOMPARE(p.nodesSpanned(p.packed(4)), 1);
         QCOMPARE(p.nodeOf(p.packed(4).front()), 0); // best fit: a partly used node
         QCOMPARE(p.leavesSpanned(p.packed(16)), 1); // nodes 2 and 3 share leaf 1
@@ -329,6 +333,13 @@ private slots:
             QVERIFY(r.utilization > 0 && r.utilization <= 1);
             QVERIFY(r.usefulUtilization <= r.utilization + 1e-12);
             QVERIFY(r.fragmentation >= 0 && r.fragmentation <= 1);
+            // The gauge over time: stranded GPUs are free ones, and only while jobs wait.
+            QVERIFY(!r.samples.empty());
+            for (const ClusterSample& c : r.samples) {
+                QVERIFY(c.strandedGpus >= 0 && c.strandedGpus <= 256 - c.allocatedGpus);
+                if (c.waitingJobs == 0)
+                    QCOMPARE(c.strandedGpus, 0);
+            }
         }
     }
     void eachPolicyOnTheSameTrace() {
