@@ -1,5 +1,6 @@
-// `warpboard calc memory | activations | schedule | claims`: the planning models (ZeRO model
-// states, Korthikanti activations, the cluster scheduler simulation, the claims check) as JSON.
+// `warpboard calc memory | memory-fit | activations | schedule | claims`: the planning models
+// (ZeRO model states, the layouts a budget forces, Korthikanti activations, the cluster scheduler
+// simulation, the claims check) as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "parallel/memory_budget.h"
@@ -61,6 +62,58 @@ Json memory(const Params& p) {
     j["note"] = "model states only; activations: calc activations";
     j["source"] = "Rajbhandari et al., ZeRO, SC'20, section 3.1 (2+2+12 bytes for "
                   "mixed-precision Adam) and Figure 1 / Table 1";
+    return j;
+}
+
+// The least intrusive layouts whose whole budget (states, activations, buffers) fits HBM.
+Json memoryFit(const Params& p) {
+    MemoryModel m;
+    m.params = p.number("params");
+    m.layers = integerOf(p, "layers");
+    m.hidden = integerOf(p, "hidden");
+    m.heads = integerOf(p, "heads");
+    m.seq = integerOf(p, "seq");
+    m.microBatch = integerOf(p, "micro-batch");
+    m.optimizer = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
+    m.precision = rejecting([&] { return parseTrainingPrecision(p.text("precision")); });
+    m.bufferBytes = p.number("buffers-gb") * 1e9;
+    const int gpus = integerOf(p, "gpus");
+    const double hbm = gpuOf(p).value("memory_gb") * 1e9;
+    const auto fits =
+        rejecting([&] { return layoutsThatFit(m, gpus, hbm, integerOf(p, "gpus-per-node")); });
+    Json j;
+    j["model"] = "memory-fit";
+    j["gpu"] = gpuOf(p).id;
+    j["hbm_gb"] = gb(hbm);
+    j["gpus"] = gpus;
+    j["layouts_fitting"] = fits.size();
+    j["forced"] = fits.empty() ? Json() : Json(layoutName(fits.front().layout));
+    Json list = Json::array();
+    for (std::size_t i = 0; i < fits.size() && i < static_cast<std::size_t>(integerOf(p, "top"));
+         ++i) {
+        const MemoryLayout& l = fits[i].layout;
+        const MemoryBudget& b = fits[i].budget;
+        list.push_back({{"layout", layoutName(l)},
+                        {"tp", l.tp},
+                        {"pp", l.pp},
+                        {"dp", l.dp},
+                        {"zero", l.zero},
+                        {"sp", l.sequenceParallel},
+                        {"recompute", recomputeName(l.recompute)},
+                        {"weights_gb", gb(b.states.weights)},
+                        {"gradients_gb", gb(b.states.gradients)},
+                        {"optimizer_gb", gb(b.states.optimizer)},
+                        {"activations_gb", gb(b.activations)},
+                        {"buffers_gb", gb(b.buffers)},
+                        {"total_gb", gb(b.total())}});
+    }
+    j["layouts"] = list;
+    j["order"] = "least intrusive first: least TP*PP, then lower ZeRO stage, less "
+                 "recomputation, SP on, TP before PP";
+    j["assumes"] = "buffers (--buffers-gb) are an assumption; activations of the first 1F1B "
+                   "stage (L layers); embeddings not counted separately";
+    j["source"] = "ZeRO section 3.1 (model states); Korthikanti et al. Table 2, Eq. 5 "
+                  "(activations); HBM from the hardware catalogue";
     return j;
 }
 
@@ -208,6 +261,21 @@ void appendPlanningCalcModels(std::vector<CalcModel>& v) {
                   ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed"),
                   optionalGpu("compare with this GPU's HBM")},
                  memory});
+    v.push_back(
+        {"memory-fit",
+         "the least intrusive layouts whose per-GPU budget (model states, activations, "
+         "buffers) fits the GPU's HBM: what a model size forces",
+         {real("params", "Parameters N", "", 1e6, 1e14, 7.5e9), whole("gpus", "GPUs", 1, 1e6, 64),
+          whole("layers", "Layers L", 1, 1e4, 32), whole("hidden", "Hidden size h", 1, 1e6, 4096),
+          whole("heads", "Attention heads a", 1, 1e5, 32),
+          whole("seq", "Sequence length s", 1, 1e7, 2048),
+          ParamSpec::integer("micro-batch", "Micro-batch b", "", 1, 1e5, 1), gpuArgument(),
+          ParamSpec::choice("optimizer", "Optimizer", {"adam", "sgd"}, "adam"),
+          ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed"),
+          ParamSpec::real("buffers-gb", "Buffers per GPU (assumed)", "GB", 0, 1000, 2),
+          ParamSpec::integer("gpus-per-node", "GPUs per node (TP stays inside)", "", 1, 1024, 8),
+          ParamSpec::integer("top", "Layouts listed", "", 1, 1000, 10)},
+         memoryFit});
     v.push_back(
         {"activations",
          "activation bytes per layer and for L layers (TP, SP, recomputation)",

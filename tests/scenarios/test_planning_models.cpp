@@ -255,6 +255,26 @@ private slots:
         // A 1T model on 8 GPUs: 16 TB of states over 640 GB of HBM fits no layout.
         m.params = 1e12;
         QVERIFY(layoutsThatFit(m, 8, hbm).empty());
+        // The same through calc: the forced layout and every listed budget under HBM.
+        const auto j = runCalc("memory-fit", {{"params", "7.5e9"},
+                                              {"gpus", "64"},
+                                              {"layers", "32"},
+                                              {"hidden", "4096"},
+                                              {"heads", "32"},
+                                              {"seq", "2048"},
+                                              {"gpu", "h100-sxm"}});
+        QCOMPARE(j["forced"].get<std::string>(), layoutName(first));
+        for (const auto& l : j["layouts"])
+            QVERIFY(l["total_gb"].get<double>() <= 80.0);
+        const auto none = runCalc("memory-fit", {{"params", "1e12"},
+                                                 {"gpus", "8"},
+                                                 {"layers", "32"},
+                                                 {"hidden", "4096"},
+                                                 {"heads", "32"},
+                                                 {"seq", "2048"},
+                                                 {"gpu", "h100-sxm"}});
+        QVERIFY(none["forced"].is_null());
+        QCOMPARE(none["layouts_fitting"].get<int>(), 0);
         MemoryLayout bad;
         bad.tp = 3;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, memoryBudget(m, bad));
@@ -433,6 +453,26 @@ private slots:
             }
         // Equal priorities and no quota pressure: nobody is preempted.
         t[1].priority = 0;
+        QCOMPARE(simulateCluster(t, c).preemptions, 0);
+    }
+    void quotaLetsATeamReclaimItsShare() {
+        // Two teams with half the GPUs each. Team 0 borrows all 8; when team 1 asks for its 4,
+        // within quota, the borrowed job (same priority) is preempted; without the preemptive
+        // policy team 1 waits for it to finish.
+        std::vector<Job> t = {job(0, 8, 0, 10), job(1, 4, 1, 1)};
+        t[1].team = 1;
+        SchedulerConfig c = cluster(1, SchedulePolicy::Preemptive);
+        c.teamQuota = {0.5, 0.5};
+        c.horizonH = 100;
+        const ScheduleResult r = simulateCluster(t, c);
+        QCOMPARE(r.jobs[1].firstStartH, 1.0);
+        QCOMPARE(r.jobs[0].preemptions, 1);
+        QCOMPARE(r.jobs[0].lostWorkH, 0.0); // preempted exactly at its first checkpoint
+        c.policy = SchedulePolicy::Topology;
+        QCOMPARE(simulateCluster(t, c).jobs[1].firstStartH, 10.0);
+        // A team already at its quota cannot preempt for more.
+        t[1].gpus = 8;
+        c.policy = SchedulePolicy::Preemptive;
         QCOMPARE(simulateCluster(t, c).preemptions, 0);
     }
     void schedulerRefusesBadInput() {
