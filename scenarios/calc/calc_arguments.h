@@ -5,6 +5,7 @@
 #include "catalogue/hardware_catalogue.h"
 #include "engine/param_spec.h"
 #include "engine/params.h"
+#include "parallel/transformer_step.h"
 
 #include <stdexcept>
 
@@ -35,6 +36,18 @@ inline const GpuSpec& gpuOf(const Params& p) {
 // An integer argument; its spec bounds it, so it fits an int.
 inline int integerOf(const Params& p, const char* name) {
     return static_cast<int>(p.integer(name));
+}
+
+// A dense transformer from --params --layers --hidden --heads --seq --micro-batch.
+inline TransformerConfig transformerOf(const Params& p) {
+    TransformerConfig m;
+    m.params = p.number("params");
+    m.layers = integerOf(p, "layers");
+    m.hidden = integerOf(p, "hidden");
+    m.heads = integerOf(p, "heads");
+    m.seq = integerOf(p, "seq");
+    m.microBatch = integerOf(p, "micro-batch");
+    return m;
 }
 
 // Model errors (a layout that does not fit, a name a model does not know) are the user's

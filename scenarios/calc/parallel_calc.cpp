@@ -80,13 +80,7 @@ Json strategyJson(const StepEstimate& e, const ParallelLayout& l, const ClusterT
 }
 
 Json step(const Params& p) {
-    TransformerConfig m;
-    m.params = p.number("params");
-    m.layers = integerOf(p, "layers");
-    m.hidden = integerOf(p, "hidden");
-    m.heads = integerOf(p, "heads");
-    m.seq = integerOf(p, "seq");
-    m.microBatch = integerOf(p, "micro-batch");
+    TransformerConfig m = transformerOf(p);
     m.globalBatch = integerOf(p, "global-batch");
     m.vocab = integerOf(p, "vocab");
     ParallelLayout l;

@@ -68,12 +68,7 @@ Json memory(const Params& p) {
 // The least intrusive layouts whose whole budget (states, activations, buffers) fits HBM.
 Json memoryFit(const Params& p) {
     MemoryModel m;
-    m.params = p.number("params");
-    m.layers = integerOf(p, "layers");
-    m.hidden = integerOf(p, "hidden");
-    m.heads = integerOf(p, "heads");
-    m.seq = integerOf(p, "seq");
-    m.microBatch = integerOf(p, "micro-batch");
+    m.shape = transformerOf(p);
     m.optimizer = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
     m.precision = rejecting([&] { return parseTrainingPrecision(p.text("precision")); });
     m.bufferBytes = p.number("buffers-gb") * 1e9;

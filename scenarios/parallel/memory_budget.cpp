@@ -119,7 +119,8 @@ double activationBytesFirstStage(const ActivationShape& s, int layers, int pp, i
     return activationBytesPerLayer(s) * layers * interleaving;
 }
 
-MemoryBudget memoryBudget(const MemoryModel& m, const MemoryLayout& l) {
+MemoryBudget memoryBudget(const MemoryModel& model, const MemoryLayout& l) {
+    const TransformerConfig& m = model.shape;
     check(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
     check(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1,
           "layers, hidden size, heads, sequence and micro-batch must be at least 1");
@@ -127,11 +128,13 @@ MemoryBudget memoryBudget(const MemoryModel& m, const MemoryLayout& l) {
           std::to_string(m.heads) + " attention heads do not divide by TP " + std::to_string(l.tp));
     check(m.layers % l.pp == 0,
           std::to_string(m.layers) + " layers do not divide by PP " + std::to_string(l.pp));
-    check(m.bufferBytes >= 0 && std::isfinite(m.bufferBytes), "buffers must be 0 or more bytes");
+    check(model.bufferBytes >= 0 && std::isfinite(model.bufferBytes),
+          "buffers must be 0 or more bytes");
     check(!l.sequenceParallel || l.tp > 1, "sequence parallelism needs TP > 1");
     MemoryBudget b;
     const double psi = m.params / (static_cast<double>(l.tp) * l.pp);
-    b.states = modelStatesPerGpu(psi, l.zero, l.dp, stateBytesPerParam(m.optimizer, m.precision));
+    b.states =
+        modelStatesPerGpu(psi, l.zero, l.dp, stateBytesPerParam(model.optimizer, model.precision));
     ActivationShape a;
     a.seq = m.seq;
     a.microBatch = m.microBatch;
@@ -141,7 +144,7 @@ MemoryBudget memoryBudget(const MemoryModel& m, const MemoryLayout& l) {
     a.sequenceParallel = l.sequenceParallel;
     a.recompute = l.recompute;
     b.activations = activationBytesFirstStage(a, m.layers, l.pp);
-    b.buffers = m.bufferBytes;
+    b.buffers = model.bufferBytes;
     return b;
 }
 
@@ -155,8 +158,9 @@ std::string layoutName(const MemoryLayout& l) {
     return s;
 }
 
-std::vector<LayoutFit> layoutsThatFit(const MemoryModel& m, int gpus, double hbmBytes,
+std::vector<LayoutFit> layoutsThatFit(const MemoryModel& model, int gpus, double hbmBytes,
                                       int gpusPerNode) {
+    const TransformerConfig& m = model.shape;
     check(gpus >= 1 && gpusPerNode >= 1, "GPUs and GPUs per node must be at least 1");
     check(positive(hbmBytes), "HBM must be a positive number of bytes");
     std::vector<LayoutFit> fits;
@@ -171,7 +175,7 @@ std::vector<LayoutFit> layoutsThatFit(const MemoryModel& m, int gpus, double hbm
                 for (int sp = 0; sp <= (tp > 1 ? 1 : 0); ++sp)
                     for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                         const MemoryLayout l{tp, pp, dp, zero, sp == 1, r};
-                        const MemoryBudget b = memoryBudget(m, l);
+                        const MemoryBudget b = memoryBudget(model, l);
                         if (b.total() <= hbmBytes)
                             fits.push_back({l, b});
                     }

@@ -11,6 +11,8 @@
 //    gradients, P_os+g+p everything (§5.1–5.3, Figure 1, Table 1).
 //  - Activations: Korthikanti et al., arXiv:2205.05198, Table 2, bytes per layer with 16-bit
 //    activations and 1-byte dropout masks; the first 1F1B stage holds L layers' worth (Eq. 5).
+#include "parallel/transformer_step.h"
+
 #include <string>
 #include <vector>
 
@@ -69,10 +71,10 @@ double activationBytesPerLayer(const ActivationShape& s);
 double activationBytesFirstStage(const ActivationShape& s, int layers, int pp = 1,
                                  int interleave = 1, int microbatches = 1);
 
-// A model, how it is trained, and a layout: everything one GPU must hold.
+// A model (the step model's description: N, L, h, a, s, b), how it is trained, and a layout:
+// everything one GPU must hold.
 struct MemoryModel {
-    double params = 7.5e9;
-    int layers = 32, hidden = 4096, heads = 32, seq = 2048, microBatch = 1;
+    TransformerConfig shape;
     Optimizer optimizer = Optimizer::Adam;
     TrainingPrecision precision = TrainingPrecision::Bf16Mixed;
     // Buffers: CUDA context, NCCL and fused-gradient buckets, allocator slack. An assumption

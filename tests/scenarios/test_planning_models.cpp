@@ -235,7 +235,9 @@ private slots:
         QCOMPARE(fits["model_states_fit"].get<bool>(), false); // 120 GB > 80 GB
     }
     void layoutsABudgetForces() {
-        MemoryModel m; // 7.5B, 32 layers, h 4096, 32 heads, s 2048
+        MemoryModel m; // 7.5B, 32 layers, h 4096, 32 heads, s 2048, b 1
+        m.shape.params = 7.5e9;
+        m.shape.seq = 2048;
         const double hbm = 80e9;
         const auto fits = layoutsThatFit(m, 64, hbm);
         QVERIFY(!fits.empty());
@@ -253,7 +255,7 @@ private slots:
         zero0.zero = 0;
         QVERIFY(memoryBudget(m, zero0).total() > hbm);
         // A 1T model on 8 GPUs: 16 TB of states over 640 GB of HBM fits no layout.
-        m.params = 1e12;
+        m.shape.params = 1e12;
         QVERIFY(layoutsThatFit(m, 8, hbm).empty());
         // The same through calc: the forced layout and every listed budget under HBM.
         const auto j = runCalc("memory-fit", {{"params", "7.5e9"},
