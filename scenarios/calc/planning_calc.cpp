@@ -239,6 +239,29 @@ ParamSpec real(const char* name, const char* label, const char* unit, double min
     return required(ParamSpec::real(name, label, unit, min, max, def, true));
 }
 
+// --layers --hidden --heads --seq: the transformer's shape, shared by memory-fit and
+// activations.
+std::vector<ParamSpec> shapeArguments() {
+    return {whole("layers", "Layers L", 1, 1e4, 32), whole("hidden", "Hidden size h", 1, 1e6, 4096),
+            whole("heads", "Attention heads a", 1, 1e5, 32),
+            whole("seq", "Sequence length s", 1, 1e7, 2048)};
+}
+
+std::vector<ParamSpec> joined(std::vector<ParamSpec> a, const std::vector<ParamSpec>& b,
+                              const std::vector<ParamSpec>& c) {
+    a.insert(a.end(), b.begin(), b.end());
+    a.insert(a.end(), c.begin(), c.end());
+    return a;
+}
+
+ParamSpec optimizerArgument() {
+    return ParamSpec::choice("optimizer", "Optimizer", {"adam", "sgd"}, "adam");
+}
+
+ParamSpec precisionArgument() {
+    return ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed");
+}
+
 ParamSpec optionalGpu(const char* help) {
     return ParamSpec::choice("gpu", "GPU", HardwareCatalogue::builtin().ids(), "h100-sxm", help);
 }
@@ -246,43 +269,37 @@ ParamSpec optionalGpu(const char* help) {
 } // namespace
 
 void appendPlanningCalcModels(std::vector<CalcModel>& v) {
-    v.push_back({"memory",
-                 "model states per GPU (weights, gradients, optimizer) under ZeRO 0-3, TP and PP",
-                 {real("params", "Parameters N", "", 1e6, 1e14, 7.5e9),
-                  whole("gpus", "GPUs", 1, 1e7, 64), whole("zero", "ZeRO stage", 0, 3, 0),
-                  ParamSpec::integer("tp", "Tensor parallel t", "", 1, 1024, 1),
-                  ParamSpec::integer("pp", "Pipeline parallel p", "", 1, 1024, 1),
-                  ParamSpec::choice("optimizer", "Optimizer", {"adam", "sgd"}, "adam"),
-                  ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed"),
-                  optionalGpu("compare with this GPU's HBM")},
-                 memory});
+    v.push_back(
+        {"memory",
+         "model states per GPU (weights, gradients, optimizer) under ZeRO 0-3, TP and PP",
+         {real("params", "Parameters N", "", 1e6, 1e14, 7.5e9), whole("gpus", "GPUs", 1, 1e7, 64),
+          whole("zero", "ZeRO stage", 0, 3, 0),
+          ParamSpec::integer("tp", "Tensor parallel t", "", 1, 1024, 1),
+          ParamSpec::integer("pp", "Pipeline parallel p", "", 1, 1024, 1), optimizerArgument(),
+          precisionArgument(), optionalGpu("compare with this GPU's HBM")},
+         memory});
     v.push_back(
         {"memory-fit",
          "the least intrusive layouts whose per-GPU budget (model states, activations, "
          "buffers) fits the GPU's HBM: what a model size forces",
-         {real("params", "Parameters N", "", 1e6, 1e14, 7.5e9), whole("gpus", "GPUs", 1, 1e6, 64),
-          whole("layers", "Layers L", 1, 1e4, 32), whole("hidden", "Hidden size h", 1, 1e6, 4096),
-          whole("heads", "Attention heads a", 1, 1e5, 32),
-          whole("seq", "Sequence length s", 1, 1e7, 2048),
-          ParamSpec::integer("micro-batch", "Micro-batch b", "", 1, 1e5, 1), gpuArgument(),
-          ParamSpec::choice("optimizer", "Optimizer", {"adam", "sgd"}, "adam"),
-          ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed"),
-          ParamSpec::real("buffers-gb", "Buffers per GPU (assumed)", "GB", 0, 1000, 2),
-          ParamSpec::integer("gpus-per-node", "GPUs per node (TP stays inside)", "", 1, 1024, 8),
-          ParamSpec::integer("top", "Layouts listed", "", 1, 1000, 10)},
+         joined({real("params", "Parameters N", "", 1e6, 1e14, 7.5e9),
+                 whole("gpus", "GPUs", 1, 1e6, 64)},
+                shapeArguments(),
+                {ParamSpec::integer("micro-batch", "Micro-batch b", "", 1, 1e5, 1), gpuArgument(),
+                 optimizerArgument(), precisionArgument(),
+                 ParamSpec::real("buffers-gb", "Buffers per GPU (assumed)", "GB", 0, 1000, 2),
+                 ParamSpec::integer("gpus-per-node", "GPUs per node (TP stays inside)", "", 1, 1024,
+                                    8),
+                 ParamSpec::integer("top", "Layouts listed", "", 1, 1000, 10)}),
          memoryFit});
-    v.push_back(
-        {"activations",
-         "activation bytes per layer and for L layers (TP, SP, recomputation)",
-         {whole("seq", "Sequence length s", 1, 1e7, 2048),
-          whole("micro-batch", "Micro-batch b", 1, 1e5, 1),
-          whole("hidden", "Hidden size h", 1, 1e6, 4096),
-          whole("heads", "Attention heads a", 1, 1e5, 32), whole("layers", "Layers L", 1, 1e4, 32),
-          ParamSpec::integer("tp", "Tensor parallel t", "", 1, 1024, 1),
-          ParamSpec::choice("sp", "Sequence parallel", {"false", "true"}, "false"),
-          ParamSpec::choice("recompute", "Activation recomputation", {"none", "selective", "full"},
-                            "none")},
-         activations});
+    v.push_back({"activations",
+                 "activation bytes per layer and for L layers (TP, SP, recomputation)",
+                 joined(shapeArguments(), {whole("micro-batch", "Micro-batch b", 1, 1e5, 1)},
+                        {ParamSpec::integer("tp", "Tensor parallel t", "", 1, 1024, 1),
+                         ParamSpec::choice("sp", "Sequence parallel", {"false", "true"}, "false"),
+                         ParamSpec::choice("recompute", "Activation recomputation",
+                                           {"none", "selective", "full"}, "none")}),
+                 activations});
     v.push_back({"schedule",
                  "a cluster scheduler simulation on a seeded job trace: utilization, "
                  "fragmentation, queueing delay",
