@@ -297,7 +297,10 @@ private:
         int extra = 0;
         int mostFree = m_free.mostFreeOnOneNode(), whole = m_free.wholeFreeNodes();
         for (std::size_t idx = 0; idx < m_queue.size();) {
-            if (m_free.freeGpus() == 0 && m_c.policy != SchedulePolicy::Preemptive)
+            // Nothing left that could start (the preemptive head has had its chance): an
+            // overloaded queue is not rescanned job by job.
+            if ((blocked || m_c.policy != SchedulePolicy::Preemptive) &&
+                m_waitingSizes.begin()->first > m_free.freeGpus())
                 return;
             const int id = m_queue[idx];
             const Job& j = job(id);
