@@ -1,10 +1,11 @@
 #pragma once
 // Argument helpers shared by the calc model files: a required argument, the `--gpu`
-// choice over the hardware catalogue, and model errors turned into CalcError.
+// choice over the hardware catalogue, integer arguments and model errors as CalcError.
 #include "calc/calc_models.h"
 #include "catalogue/hardware_catalogue.h"
 #include "engine/param_spec.h"
 #include "engine/params.h"
+#include "parallel/transformer_step.h"
 
 #include <stdexcept>
 
@@ -14,6 +15,11 @@ namespace wb {
 inline ParamSpec required(ParamSpec s) {
     s.required = true;
     return s;
+}
+
+// A required whole-number argument without a unit (counts, sizes, stages).
+inline ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
+    return required(ParamSpec::integer(name, label, "", min, max, def));
 }
 
 // --gpu ID, one of the builtin catalogue's ids.
@@ -27,8 +33,25 @@ inline const GpuSpec& gpuOf(const Params& p) {
     return *HardwareCatalogue::builtin().find(p.text("gpu"));
 }
 
-// Runs f; a model's std::invalid_argument (a layout that does not fit, a value the model
-// refuses) is the user's mistake: CalcError, exit code 2 with the model's message.
+// An integer argument; its spec bounds it, so it fits an int.
+inline int integerOf(const Params& p, const char* name) {
+    return static_cast<int>(p.integer(name));
+}
+
+// A dense transformer from --params --layers --hidden --heads --seq --micro-batch.
+inline TransformerConfig transformerOf(const Params& p) {
+    TransformerConfig m;
+    m.params = p.number("params");
+    m.layers = integerOf(p, "layers");
+    m.hidden = integerOf(p, "hidden");
+    m.heads = integerOf(p, "heads");
+    m.seq = integerOf(p, "seq");
+    m.microBatch = integerOf(p, "micro-batch");
+    return m;
+}
+
+// Model errors (a layout that does not fit, a name a model does not know) are the user's
+// mistake: CalcError, exit 2.
 template <typename F> auto rejecting(F&& f) {
     try {
         return f();

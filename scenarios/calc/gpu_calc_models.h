@@ -16,5 +16,7 @@ void appendParallelCalcModels(std::vector<CalcModel>& models);
 void appendReliabilityCalcModels(std::vector<CalcModel>& models);
 // fabric, fabric-decision (the B5 incast simulation and the IB-or-RoCE decision model).
 void appendFabricCalcModels(std::vector<CalcModel>& models);
+// memory, activations, schedule, claims (memory budget, cluster scheduler, claims check).
+void appendPlanningCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb

@@ -15,10 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-int integerOf(const Params& p, const char* name) {
-    return static_cast<int>(p.integer(name));
-}
-
 Json pipeline(const Params& p) {
     const int stages = integerOf(p, "stages");
     const int micro = integerOf(p, "microbatches");
@@ -84,13 +80,7 @@ Json strategyJson(const StepEstimate& e, const ParallelLayout& l, const ClusterT
 }
 
 Json step(const Params& p) {
-    TransformerConfig m;
-    m.params = p.number("params");
-    m.layers = integerOf(p, "layers");
-    m.hidden = integerOf(p, "hidden");
-    m.heads = integerOf(p, "heads");
-    m.seq = integerOf(p, "seq");
-    m.microBatch = integerOf(p, "micro-batch");
+    TransformerConfig m = transformerOf(p);
     m.globalBatch = integerOf(p, "global-batch");
     m.vocab = integerOf(p, "vocab");
     ParallelLayout l;
@@ -161,10 +151,6 @@ Json collective(const Params& p) {
     j["source"] = "alpha-beta ring model (Thakur, Rabenseifner & Gropp 2005); busbw factors: "
                   "nccl-tests doc/PERFORMANCE.md";
     return j;
-}
-
-ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
-    return required(ParamSpec::integer(name, label, "", min, max, def));
 }
 
 } // namespace

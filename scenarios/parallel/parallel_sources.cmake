@@ -2,6 +2,7 @@
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cluster_topology.cpp
   ${CMAKE_CURRENT_LIST_DIR}/layout_search.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/memory_budget.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pipeline_schedule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pipeline_simulator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/strategy_timeline.cpp

@@ -1,5 +1,6 @@
 #include "parallel/transformer_step.h"
 
+#include "parallel/memory_budget.h"
 #include "parallel/pipeline_schedule.h"
 
 #include <algorithm>
@@ -8,6 +9,10 @@
 #include <stdexcept>
 
 namespace wb {
+
+double trainingFlops(double params, double tokens) {
+    return 6.0 * params * tokens;
+}
 
 std::string strategyName(Strategy s) {
     return s == Strategy::TP ? "tp" : s == Strategy::PP ? "pp" : "dp";
@@ -94,17 +99,15 @@ StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
     StepEstimate e;
     const double s = m.seq, b = m.microBatch, h = m.hidden, a = m.heads, L = m.layers;
     const double G = m.globalBatch;
-    e.flops6nd = 6.0 * m.params * G * s;
+    e.flops6nd = trainingFlops(m.params, G * s);
     e.flopsMegatron = 96.0 * G * s * L * h * h *
                       (1.0 + s / (6.0 * h) + static_cast<double>(m.vocab) / (16.0 * L * h));
     e.microbatches = m.globalBatch / (m.microBatch * l.dp);
     e.bubbleOfIdeal = pipelineBubble(l.pp, e.microbatches, l.interleave).ofIdeal;
-    e.activationBytesPerGpu = (s * b * h * L / l.tp) * (34.0 + 5.0 * a * s / h);
+    e.activationBytesPerGpu =
+        activationBytesFirstStage({s, b, h, a, l.tp, true, Recompute::None}, m.layers);
     const double psiLocal = m.params / (l.tp * l.pp); // values held by one model replica slice
-    e.modelStateBytesPerGpu = l.zero == 0   ? 16.0 * psiLocal
-                              : l.zero == 1 ? 4.0 * psiLocal + 12.0 * psiLocal / l.dp
-                              : l.zero == 2 ? 2.0 * psiLocal + 14.0 * psiLocal / l.dp
-                                            : 16.0 * psiLocal / l.dp;
+    e.modelStateBytesPerGpu = modelStatesPerGpu(psiLocal, l.zero, l.dp).total();
 
     const double activation = b * s * h * m.bytesPerValue; // one b·s·h tensor
     const double layersPerStage = L / l.pp;

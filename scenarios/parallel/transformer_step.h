@@ -14,7 +14,7 @@
 //    (ZeRO 0), reduce-scatter + all-gather the same 2Ψ (ZeRO-1/2), and ZeRO-3 adds a second
 //    parameter all-gather: 3Ψ (Rajbhandari et al. §7).
 //  - Activations: Korthikanti et al. Eq. 5, (s·b·h·L/t)(34 + 5·a·s/h) bytes for the first
-//    1F1B stage with TP + SP, no recomputation.
+//    1F1B stage with TP + SP, no recomputation; model states: ZeRO §3.1 (memory_budget.h).
 #include "parallel/cluster_topology.h"
 
 #include <string>
@@ -33,6 +33,9 @@ struct TransformerConfig {
     int vocab = 0;              // V; 0 leaves the logits term out of Megatron's formula
     double bytesPerValue = 2.0; // BF16 activations and gradients
 };
+
+// Training FLOPs ≈ 6·N·D: forward 2N and backward 4N per token (Kaplan et al. 2020 §2.1).
+double trainingFlops(double params, double tokens);
 
 enum class Strategy { TP, PP, DP };
 std::string strategyName(Strategy s); // "tp", "pp", "dp"

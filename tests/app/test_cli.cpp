@@ -217,6 +217,29 @@ private slots:
             << QStringList{"calc", "blast-radius", "--fail", "toaster"} << "gpu|node|rack";
         QTest::newRow("culprit out of range")
             << QStringList{"calc", "hang", "--ranks", "8", "--culprit", "9"} << "culprit";
+        QTest::newRow("schedule partial node")
+            << QStringList{"calc", "schedule", "--policy", "fifo", "--jobs", "100", "--gpus", "12"}
+            << "whole nodes of 8";
+        QTest::newRow("schedule bad policy")
+            << QStringList{"calc",   "schedule", "--policy", "random",
+                           "--jobs", "100",      "--gpus",   "64"}
+            << "fifo|gang-backfill|topology|preemptive";
+        QTest::newRow("memory layout")
+            << QStringList{"calc", "memory", "--params", "7e9",  "--gpus",
+                           "10",   "--zero", "1",        "--tp", "4"}
+            << "divide";
+        QTest::newRow("memory zero 4")
+            << QStringList{"calc", "memory", "--params", "7e9", "--gpus", "8", "--zero", "4"}
+            << "zero";
+        QTest::newRow("activations heads")
+            << QStringList{"calc",     "activations", "--seq", "2048",    "--micro-batch",
+                           "1",        "--hidden",    "4096",  "--heads", "32",
+                           "--layers", "32",          "--tp",  "3"}
+            << "heads";
+        QTest::newRow("claims zero days")
+            << QStringList{"calc", "claims",   "--gpus", "8",      "--params",
+                           "7e9",  "--tokens", "1e12",   "--days", "0"}
+            << "days";
         QTest::newRow("unknown scenario") << QStringList{"--scenario", "nope"} << "ring-allreduce";
         QTest::newRow("step out of range")
             << QStringList{"--scenario", "roofline", "--step", "99"} << "1…";
@@ -439,6 +462,37 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.out.isEmpty(), r.out.constData());
         QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
+    }
+    void calcPlanningModels() {
+        // ZeRO Figure 1: 7.5B parameters on 64 GPUs, ZeRO-3: 16 × 7.5e9 / 64 bytes = 1.875 GB.
+        const Result mem = runWarpboard(
+            {"calc", "memory", "--params", "7.5e9", "--gpus", "64", "--zero", "3", "--json"});
+        QVERIFY2(mem.code == 0, mem.err.constData());
+        QCOMPARE(jsonOf(mem)["total_gb"].toDouble(), 16 * 7.5e9 / 64 / 1e9);
+        // Korthikanti Table 2, full recomputation: 2sbh per layer.
+        const Result act = runWarpboard({"calc", "activations", "--seq", "2048", "--micro-batch",
+                                         "2", "--hidden", "4096", "--heads", "32", "--layers", "32",
+                                         "--recompute", "full", "--json"});
+        QVERIFY2(act.code == 0, act.err.constData());
+        QCOMPARE(jsonOf(act)["bytes_per_layer"].toDouble(), 2.0 * 2048 * 2 * 4096);
+        const Result sched =
+            runWarpboard({"calc", "schedule", "--policy", "gang-backfill", "--jobs", "200",
+                          "--gpus", "64", "--seed", "5", "--json"});
+        QVERIFY2(sched.code == 0, sched.err.constData());
+        const QJsonObject s = jsonOf(sched);
+        QVERIFY(s["utilization"].toDouble() > 0 && s["utilization"].toDouble() <= 1);
+        QVERIFY(s["fragmentation"].toDouble() >= 0 && s["fragmentation"].toDouble() <= 1);
+        QVERIFY(s["mean_wait_h"].toDouble() >= 0);
+        QVERIFY(s["jobs_done"].toInt() > 0 && s["jobs_done"].toInt() <= 200);
+        // GPT-3 175B on 300B tokens in 5 days on 1,024 A100s needs more than the peak.
+        const Result claim =
+            runWarpboard({"calc", "claims", "--gpus", "1024", "--params", "175e9", "--tokens",
+                          "300e9", "--days", "5", "--gpu", "a100-sxm-80gb", "--json"});
+        QVERIFY2(claim.code == 0, claim.err.constData());
+        const QJsonObject c = jsonOf(claim);
+        QCOMPARE(c["implied_mfu"].toDouble(), 6 * 175e9 * 300e9 / (1024 * 312e12 * 5 * 86400));
+        QCOMPARE(c["consistent"].toBool(), false);
+        QVERIFY(c["issues"].toArray().first().toString().contains("physically impossible"));
     }
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.

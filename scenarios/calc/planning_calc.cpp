@@ -1,0 +1,327 @@
+// `warpboard calc memory | memory-fit | activations | schedule | claims`: the planning models
+// (ZeRO model states, the layouts a budget forces, Korthikanti activations, the cluster scheduler
+// simulation, the claims check) as JSON.
+#include "calc/calc_arguments.h"
+#include "calc/gpu_calc_models.h"
+#include "parallel/memory_budget.h"
+#include "planning/claims_check.h"
+#include "planning/cluster_scheduler.h"
+#include "roofline/roofline_model.h"
+
+#include <stdexcept>
+
+namespace wb {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Decimal GB, as the ZeRO paper counts (7.5B × 16 B = 120 GB).
+double gb(double bytes) {
+    return bytes / 1e9;
+}
+
+Json memory(const Params& p) {
+    const double params = p.number("params");
+    const int gpus = integerOf(p, "gpus"), tp = integerOf(p, "tp"), pp = integerOf(p, "pp");
+    const int zero = integerOf(p, "zero");
+    if (gpus % (tp * pp) != 0)
+        throw CalcError(std::to_string(gpus) +
+                        " GPUs do not divide by TP × PP = " + std::to_string(tp * pp));
+    const int dp = gpus / (tp * pp);
+    const Optimizer o = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
+    const TrainingPrecision pr =
+        rejecting([&] { return parseTrainingPrecision(p.text("precision")); });
+    const StateBytesPerParam k = stateBytesPerParam(o, pr);
+    const double psi = params / (static_cast<double>(tp) * pp);
+    const ModelStates s = rejecting([&] { return modelStatesPerGpu(psi, zero, dp, k); });
+    Json j;
+    j["model"] = "memory";
+    j["params"] = params;
+    j["gpus"] = gpus;
+    j["tp"] = tp;
+    j["pp"] = pp;
+    j["dp"] = dp;
+    j["zero"] = zero;
+    j["optimizer"] = optimizerName(o);
+    j["precision"] = trainingPrecisionName(pr);
+    j["bytes_per_param"] = {
+        {"weights", k.weights}, {"gradients", k.gradients}, {"optimizer", k.optimizer}};
+    j["weights_gb"] = gb(s.weights);
+    j["gradients_gb"] = gb(s.gradients);
+    j["optimizer_gb"] = gb(s.optimizer);
+    j["total_gb"] = gb(s.total());
+    if (p.isSet("gpu")) {
+        const double hbm = gpuOf(p).value("memory_gb") * 1e9;
+        j["gpu"] = gpuOf(p).id;
+        j["hbm_gb"] = gb(hbm);
+        j["model_states_fit"] = s.total() <= hbm;
+    }
+    j["formula"] = "per GPU, psi = N/(TP*PP): ZeRO-0 (w+g+K)*psi; ZeRO-1 (w+g)*psi + K*psi/DP; "
+                   "ZeRO-2 w*psi + (g+K)*psi/DP; ZeRO-3 (w+g+K)*psi/DP; decimal GB";
+    j["note"] = "model states only; activations: calc activations";
+    j["source"] = "Rajbhandari et al., ZeRO, SC'20, section 3.1 (2+2+12 bytes for "
+                  "mixed-precision Adam) and Figure 1 / Table 1";
+    return j;
+}
+
+// The least intrusive layouts whose whole budget (states, activations, buffers) fits HBM.
+Json memoryFit(const Params& p) {
+    MemoryModel m;
+    m.shape = transformerOf(p);
+    m.optimizer = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
+    m.precision = rejecting([&] { return parseTrainingPrecision(p.text("precision")); });
+    m.bufferBytes = p.number("buffers-gb") * 1e9;
+    const int gpus = integerOf(p, "gpus");
+    const double hbm = gpuOf(p).value("memory_gb") * 1e9;
+    const auto fits =
+        rejecting([&] { return layoutsThatFit(m, gpus, hbm, integerOf(p, "gpus-per-node")); });
+    Json j;
+    j["model"] = "memory-fit";
+    j["gpu"] = gpuOf(p).id;
+    j["hbm_gb"] = gb(hbm);
+    j["gpus"] = gpus;
+    j["layouts_fitting"] = fits.size();
+    j["forced"] = fits.empty() ? Json() : Json(layoutName(fits.front().layout));
+    Json list = Json::array();
+    for (std::size_t i = 0; i < fits.size() && i < static_cast<std::size_t>(integerOf(p, "top"));
+         ++i) {
+        const MemoryLayout& l = fits[i].layout;
+        const MemoryBudget& b = fits[i].budget;
+        list.push_back({{"layout", layoutName(l)},
+                        {"tp", l.tp},
+                        {"pp", l.pp},
+                        {"dp", l.dp},
+                        {"zero", l.zero},
+                        {"sp", l.sequenceParallel},
+                        {"recompute", recomputeName(l.recompute)},
+                        {"weights_gb", gb(b.states.weights)},
+                        {"gradients_gb", gb(b.states.gradients)},
+                        {"optimizer_gb", gb(b.states.optimizer)},
+                        {"activations_gb", gb(b.activations)},
+                        {"buffers_gb", gb(b.buffers)},
+                        {"total_gb", gb(b.total())}});
+    }
+    j["layouts"] = list;
+    j["order"] = "least intrusive first: least TP*PP, then lower ZeRO stage, less "
+                 "recomputation, SP on, TP before PP";
+    j["assumes"] = "buffers (--buffers-gb) are an assumption; activations of the first 1F1B "
+                   "stage (L layers); embeddings not counted separately";
+    j["source"] = "ZeRO section 3.1 (model states); Korthikanti et al. Table 2, Eq. 5 "
+                  "(activations); HBM from the hardware catalogue";
+    return j;
+}
+
+Json activations(const Params& p) {
+    ActivationShape a;
+    a.seq = p.number("seq");
+    a.microBatch = p.number("micro-batch");
+    a.hidden = p.number("hidden");
+    a.heads = p.number("heads");
+    a.tp = integerOf(p, "tp");
+    a.sequenceParallel = p.text("sp") == "true";
+    a.recompute = rejecting([&] { return parseRecompute(p.text("recompute")); });
+    const int layers = integerOf(p, "layers");
+    if (integerOf(p, "heads") % a.tp != 0)
+        throw CalcError(std::to_string(integerOf(p, "heads")) +
+                        " attention heads do not divide by TP " + std::to_string(a.tp));
+    const double perLayer = rejecting([&] { return activationBytesPerLayer(a); });
+    const double total = rejecting([&] { return activationBytesFirstStage(a, layers); });
+    const char* formula = a.recompute == Recompute::Full ? "2sbh"
+                          : a.recompute == Recompute::Selective
+                              ? (a.sequenceParallel ? "sbh*34/t" : "sbh*(10 + 24/t)")
+                          : a.sequenceParallel ? "sbh*(34/t + 5as/(ht))"
+                          : a.tp > 1           ? "sbh*(10 + 24/t + 5as/(ht))"
+                                               : "sbh*(34 + 5as/h)";
+    Json j;
+    j["model"] = "activations";
+    j["tp"] = a.tp;
+    j["sp"] = a.sequenceParallel;
+    j["recompute"] = recomputeName(a.recompute);
+    j["layers"] = layers;
+    j["bytes_per_layer"] = perLayer;
+    j["total_bytes"] = total;
+    j["total_gb"] = gb(total);
+    j["formula"] = formula;
+    j["note"] = "16-bit activations, 1-byte dropout masks; total = L layers' worth, what the "
+                "first 1F1B pipeline stage holds whatever the PP size (Eq. 5)";
+    j["source"] = "Korthikanti et al., arXiv:2205.05198, Table 2 and Eq. 5";
+    return j;
+}
+
+Json schedule(const Params& p) {
+    const int gpus = integerOf(p, "gpus");
+    if (gpus % 8 != 0)
+        throw CalcError("--gpus " + std::to_string(gpus) + " must be whole nodes of 8 GPUs");
+    SchedulerConfig c;
+    c.cluster.nodes = gpus / 8;
+    c.cluster.gpusPerNode = 8;
+    c.cluster.nodesPerLeaf = integerOf(p, "nodes-per-leaf");
+    c.policy = rejecting([&] { return parseSchedulePolicy(p.text("policy")); });
+    JobTraceConfig t;
+    t.jobs = integerOf(p, "jobs");
+    t.clusterGpus = gpus;
+    t.seed = static_cast<std::uint64_t>(p.integer("seed"));
+    t.load = p.number("load");
+    t.teams = static_cast<int>(c.teamQuota.size());
+    const ScheduleResult r = rejecting([&] { return simulateCluster(generateJobTrace(t), c); });
+    Json j;
+    j["model"] = "schedule";
+    j["policy"] = schedulePolicyName(r.policy);
+    j["gpus"] = gpus;
+    j["jobs"] = t.jobs;
+    j["seed"] = t.seed;
+    j["horizon_h"] = r.horizonH;
+    j["utilization"] = r.utilization;
+    j["useful_utilization"] = r.usefulUtilization;
+    j["fragmentation"] = r.fragmentation;
+    j["mean_wait_h"] = r.meanWaitH;
+    j["jobs_done"] = r.jobsDone;
+    j["jobs_running"] = r.jobsRunning;
+    j["jobs_waiting"] = r.jobsWaiting;
+    j["preemptions"] = r.preemptions;
+    j["events"] = r.events.size();
+    j["assumes"] = "measured up to the last arrival; seeded illustrative trace (sizes 1-64 GPUs, "
+                   "0.1-24 h, offered load --load); a job spread over more nodes than it needs "
+                   "runs 1.25x slower, across extra leaves 1.1x more; backfill trusts the "
+                   "durations; team quotas 40/30/20/10 %";
+    j["fragmentation_means"] = "time-averaged share of GPUs free but unusable at full speed by "
+                               "any waiting job";
+    j["source"] = "fragmentation: Weng et al., FGD, USENIX ATC'23 (up to 49 % fewer unallocated "
+                  "GPUs than baseline packers); gang scheduling and locality: Jeon et al., "
+                  "USENIX ATC'19";
+    return j;
+}
+
+Json claims(const Params& p) {
+    Claims c;
+    c.gpus = integerOf(p, "gpus");
+    c.params = p.number("params");
+    c.tokens = p.number("tokens");
+    c.days = p.number("days");
+    if (p.isSet("mfu"))
+        c.mfu = p.number("mfu");
+    if (p.isSet("checkpoint-gb"))
+        c.checkpointBytes = p.number("checkpoint-gb") * 1e9;
+    if (p.isSet("checkpoint-s"))
+        c.checkpointSeconds = p.number("checkpoint-s");
+    if (p.isSet("failures"))
+        c.failures = p.number("failures");
+    const GpuSpec& spec = gpuOf(p);
+    ClaimsGpu g;
+    g.name = spec.name;
+    g.peakFlops = peakTflops(spec, Precision::BF16).value_or(0.0) * 1e12;
+    g.hbmBytes = spec.value("memory_gb") * 1e9;
+    const ClaimsVerdict v = rejecting([&] { return checkClaims(c, g); });
+    Json j;
+    j["model"] = "claims";
+    j["gpu"] = spec.id;
+    j["peak_tflops"] = g.peakFlops / 1e12;
+    j["training_flops"] = v.trainingFlops;
+    j["implied_mfu"] = v.impliedMfu;
+    if (c.mfu)
+        j["days_at_claimed_mfu"] = v.daysAtClaimedMfu;
+    j["model_state_gb_per_gpu"] = gb(v.modelStateBytesPerGpu);
+    j["expected_failures"] = v.expectedFailures;
+    if (v.checkpointBandwidth > 0)
+        j["checkpoint_gbs"] = v.checkpointBandwidth / 1e9;
+    j["consistent"] = v.consistent;
+    j["issues"] = v.issues;
+    j["probes"] = v.probes;
+    j["sources"] = "6ND: Kaplan et al. 2020; MFU: Chowdhery et al. (PaLM); best MFU 56.3 %: "
+                   "Korthikanti et al. Table 5; failures, storage: Llama 3 (arXiv:2407.21783) "
+                   "section 3.3; model states: ZeRO section 3.1";
+    return j;
+}
+
+ParamSpec real(const char* name, const char* label, const char* unit, double min, double max,
+               double def) {
+    return required(ParamSpec::real(name, label, unit, min, max, def, true));
+}
+
+// --layers --hidden --heads --seq: the transformer's shape, shared by memory-fit and
+// activations.
+std::vector<ParamSpec> shapeArguments() {
+    return {whole("layers", "Layers L", 1, 1e4, 32), whole("hidden", "Hidden size h", 1, 1e6, 4096),
+            whole("heads", "Attention heads a", 1, 1e5, 32),
+            whole("seq", "Sequence length s", 1, 1e7, 2048)};
+}
+
+std::vector<ParamSpec> joined(std::vector<ParamSpec> a, const std::vector<ParamSpec>& b,
+                              const std::vector<ParamSpec>& c) {
+    a.insert(a.end(), b.begin(), b.end());
+    a.insert(a.end(), c.begin(), c.end());
+    return a;
+}
+
+ParamSpec optimizerArgument() {
+    return ParamSpec::choice("optimizer", "Optimizer", {"adam", "sgd"}, "adam");
+}
+
+ParamSpec precisionArgument() {
+    return ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed");
+}
+
+ParamSpec optionalGpu(const char* help) {
+    return ParamSpec::choice("gpu", "GPU", HardwareCatalogue::builtin().ids(), "h100-sxm", help);
+}
+
+} // namespace
+
+void appendPlanningCalcModels(std::vector<CalcModel>& v) {
+    v.push_back(
+        {"memory",
+         "model states per GPU (weights, gradients, optimizer) under ZeRO 0-3, TP and PP",
+         {real("params", "Parameters N", "", 1e6, 1e14, 7.5e9), whole("gpus", "GPUs", 1, 1e7, 64),
+          whole("zero", "ZeRO stage", 0, 3, 0),
+          ParamSpec::integer("tp", "Tensor parallel t", "", 1, 1024, 1),
+          ParamSpec::integer("pp", "Pipeline parallel p", "", 1, 1024, 1), optimizerArgument(),
+          precisionArgument(), optionalGpu("compare with this GPU's HBM")},
+         memory});
+    v.push_back(
+        {"memory-fit",
+         "the least intrusive layouts whose per-GPU budget (model states, activations, "
+         "buffers) fits the GPU's HBM: what a model size forces",
+         joined({real("params", "Parameters N", "", 1e6, 1e14, 7.5e9),
+                 whole("gpus", "GPUs", 1, 1e6, 64)},
+                shapeArguments(),
+                {ParamSpec::integer("micro-batch", "Micro-batch b", "", 1, 1e5, 1), gpuArgument(),
+                 optimizerArgument(), precisionArgument(),
+                 ParamSpec::real("buffers-gb", "Buffers per GPU (assumed)", "GB", 0, 1000, 2),
+                 ParamSpec::integer("gpus-per-node", "GPUs per node (TP stays inside)", "", 1, 1024,
+                                    8),
+                 ParamSpec::integer("top", "Layouts listed", "", 1, 1000, 10)}),
+         memoryFit});
+    v.push_back({"activations",
+                 "activation bytes per layer and for L layers (TP, SP, recomputation)",
+                 joined(shapeArguments(), {whole("micro-batch", "Micro-batch b", 1, 1e5, 1)},
+                        {ParamSpec::integer("tp", "Tensor parallel t", "", 1, 1024, 1),
+                         ParamSpec::choice("sp", "Sequence parallel", {"false", "true"}, "false"),
+                         ParamSpec::choice("recompute", "Activation recomputation",
+                                           {"none", "selective", "full"}, "none")}),
+                 activations});
+    v.push_back({"schedule",
+                 "a cluster scheduler simulation on a seeded job trace: utilization, "
+                 "fragmentation, queueing delay",
+                 {required(ParamSpec::choice("policy", "Policy", schedulePolicyNames(), "fifo")),
+                  whole("jobs", "Jobs", 10, 1e5, 1000), whole("gpus", "GPUs", 8, 65536, 512),
+                  ParamSpec::integer("seed", "Trace seed", "", 0, 2147483647, 1),
+                  ParamSpec::real("load", "Offered load", "", 0.05, 5, 0.9),
+                  ParamSpec::integer("nodes-per-leaf", "Nodes per leaf switch", "", 1, 1024, 4)},
+                 schedule});
+    v.push_back(
+        {"claims",
+         "a training-run claims sheet checked against 6ND, MFU, memory, failure rates "
+         "and storage bandwidth",
+         {whole("gpus", "GPUs", 1, 1e7, 1024), real("params", "Parameters N", "", 1e6, 1e15, 7e9),
+          real("tokens", "Tokens D", "", 1e6, 1e16, 1e12),
+          real("days", "Days (wall clock)", "d", 1e-3, 1e5, 30),
+          ParamSpec::real("mfu", "Claimed MFU (fraction)", "", 1e-4, 100, 0.4),
+          optionalGpu("the GPU (dense BF16 peak, HBM)"),
+          ParamSpec::real("checkpoint-gb", "Checkpoint size", "GB", 1e-6, 1e9, 100, true),
+          ParamSpec::real("checkpoint-s", "Checkpoint write time", "s", 1e-6, 1e7, 60, true),
+          ParamSpec::real("failures", "Interruptions seen", "", 0, 1e6, 0)},
+         claims});
+}
+
+} // namespace wb

@@ -1,0 +1,174 @@
+#include "planning/claims_check.h"
+
+#include "engine/number_format.h"
+#include "parallel/memory_budget.h"
+#include "parallel/transformer_step.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace wb {
+
+namespace {
+
+constexpr double kSecondsPerDay = 86400.0;
+constexpr double kBestPublishedMfu = 0.563;    // Korthikanti Table 5, 1T on A100 (FACTS §7)
+constexpr double kEffectiveTrainingTime = 0.9; // Llama 3: "higher than 90%" (FACTS §4.3)
+constexpr double kStoragePeakBytesPerS = 7e12; // Llama 3's Tectonic peak (FACTS §4.1)
+constexpr double kStorageSustainedBytesPerS = 2e12;
+constexpr double kUnlikely = 0.01; // a Poisson tail below 1 % is called improbable
+
+void check(bool ok, const char* message) {
+    if (!ok)
+        throw std::invalid_argument(message);
+}
+
+bool positive(double v) {
+    return v > 0 && std::isfinite(v);
+}
+
+std::string pct(double fraction) {
+    return formatSignificant(100.0 * fraction, 3) + " %";
+}
+
+std::string num(double v) {
+    return formatSignificant(v, 3);
+}
+
+// FLOP counts run to 1e25: "3.15e+23", where SI prefixes would stop at exa.
+std::string flops(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return text;
+}
+
+// P(X ≤ k) for X ~ Poisson(λ), summed in log space so λ in the thousands does not underflow.
+double poissonAtMost(double k, double lambda) {
+    if (lambda <= 0)
+        return 1.0;
+    double sum = 0.0;
+    for (int i = 0; i <= static_cast<int>(k); ++i)
+        sum += std::exp(i * std::log(lambda) - lambda - std::lgamma(i + 1.0));
+    return std::min(sum, 1.0);
+}
+
+} // namespace
+
+double llama3InterruptionsPerGpuDay() {
+    return 419.0 / (16384.0 * 54.0);
+}
+
+ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
+    check(c.gpus >= 1, "GPUs must be at least 1");
+    check(positive(c.params) && positive(c.tokens) && positive(c.days),
+          "parameters, tokens and days must be positive numbers");
+    check(positive(gpu.peakFlops) && positive(gpu.hbmBytes),
+          "the GPU needs a positive peak and HBM size");
+    check(!c.mfu || positive(*c.mfu), "a claimed MFU must be a positive fraction");
+    check(!c.checkpointBytes || positive(*c.checkpointBytes),
+          "a checkpoint size must be a positive number of bytes");
+    check(!c.checkpointSeconds || positive(*c.checkpointSeconds),
+          "a checkpoint time must be a positive number of seconds");
+    check(!c.failures || (*c.failures >= 0 && *c.failures <= 1e6 && std::isfinite(*c.failures)),
+          "failures seen must be 0…1000000");
+
+    ClaimsVerdict v;
+    auto flag = [&](std::string issue) {
+        v.consistent = false;
+        v.issues.push_back(std::move(issue));
+    };
+    const double gpuSeconds = c.gpus * c.days * kSecondsPerDay;
+    v.trainingFlops = trainingFlops(c.params, c.tokens);
+    v.impliedMfu = v.trainingFlops / (gpuSeconds * gpu.peakFlops);
+    const std::string flopsText = "6·N·D = " + flops(v.trainingFlops) + " FLOP";
+    const std::string peakText =
+        formatSi(gpu.peakFlops, "FLOP/s") + " (" + gpu.name + " dense BF16)";
+    if (v.impliedMfu > 1.0)
+        flag("physically impossible: " + flopsText + " needs " +
+             num(v.trainingFlops / (c.gpus * gpu.peakFlops * kSecondsPerDay)) + " days on " +
+             std::to_string(c.gpus) + " GPUs even at 100 % of " + peakText + ", not " +
+             num(c.days) + " (implied MFU " + pct(v.impliedMfu) + ")");
+    else if (v.impliedMfu > kBestPublishedMfu)
+        flag("implausible: the implied MFU " + pct(v.impliedMfu) +
+             " is above the best published, 56.3 % (Korthikanti et al., 1T model); Llama 3 "
+             "reached 38–43 %");
+
+    if (c.mfu) {
+        v.daysAtClaimedMfu = v.trainingFlops / (c.gpus * gpu.peakFlops * *c.mfu) / kSecondsPerDay;
+        if (*c.mfu > 1.0)
+            flag("physically impossible: a claimed MFU of " + pct(*c.mfu) +
+                 " exceeds the peak itself (MFU is a fraction: 0.45 means 45 %)");
+        else if (v.impliedMfu > *c.mfu * 1.1)
+            flag("inconsistent: at the claimed " + pct(*c.mfu) + " MFU, " + flopsText + " takes " +
+                 num(v.daysAtClaimedMfu) + " days, longer than the " + num(c.days) +
+                 " claimed (those days imply " + pct(v.impliedMfu) + ")");
+        else if (v.impliedMfu < *c.mfu * kEffectiveTrainingTime * 0.85)
+            flag("inconsistent: at the claimed " + pct(*c.mfu) + " MFU the run needs " +
+                 num(v.daysAtClaimedMfu) + " days, but " + num(c.days) + " were claimed: only " +
+                 pct(v.impliedMfu / *c.mfu) +
+                 " of the time trained (Llama 3 kept more than 90 %) — or the MFU is inflated");
+    }
+
+    // Model states at the least possible per GPU: 16Ψ shared by every GPU (ZeRO-3).
+    const StateBytesPerParam k = stateBytesPerParam(Optimizer::Adam, TrainingPrecision::Bf16Mixed);
+    v.modelStateBytesPerGpu = modelStatesPerGpu(c.params, 3, c.gpus, k).total();
+    if (v.modelStateBytesPerGpu > gpu.hbmBytes)
+        flag("impossible without offloading: mixed-precision Adam needs 16 bytes per parameter "
+             "(ZeRO §3.1), " +
+             formatBytes(v.modelStateBytesPerGpu) + " per GPU even fully sharded over " +
+             std::to_string(c.gpus) + " GPUs, more than the " + formatBytes(gpu.hbmBytes) +
+             " of HBM");
+
+    v.weightBytes = k.weights * c.params;
+    v.resumableStateBytes = (k.weights + k.optimizer) * c.params;
+    if (c.checkpointBytes) {
+        if (*c.checkpointBytes < v.weightBytes * 0.95)
+            flag("impossible: a checkpoint of " + formatBytes(*c.checkpointBytes) +
+                 " is smaller than the BF16 weights alone (2 bytes × N = " +
+                 formatBytes(v.weightBytes) + ")");
+        else if (*c.checkpointBytes < v.resumableStateBytes * 0.95)
+            v.probes.push_back("the checkpoint (" + formatBytes(*c.checkpointBytes) +
+                               ") holds less than weights + Adam state (14 bytes × N = " +
+                               formatBytes(v.resumableStateBytes) +
+                               "): how did training resume with its optimizer state?");
+    }
+    if (c.checkpointBytes && c.checkpointSeconds) {
+        v.checkpointBandwidth = *c.checkpointBytes / *c.checkpointSeconds;
+        if (v.checkpointBandwidth > kStoragePeakBytesPerS)
+            flag("implausible: writing " + formatBytes(*c.checkpointBytes) + " in " +
+                 num(*c.checkpointSeconds) + " s is " + formatSi(v.checkpointBandwidth, "B/s") +
+                 ", above Llama 3's storage peak of 7 TB/s (2 TB/s sustained) — unless it "
+                 "went to host memory first");
+        else if (v.checkpointBandwidth > kStorageSustainedBytesPerS)
+            v.probes.push_back("a checkpoint at " + formatSi(v.checkpointBandwidth, "B/s") +
+                               " beats Llama 3's sustained 2 TB/s: asynchronous, to host "
+                               "memory, or sharded to local disks?");
+    }
+
+    v.expectedFailures = llama3InterruptionsPerGpuDay() * c.gpus * c.days;
+    if (c.failures) {
+        const double seen = std::floor(*c.failures);
+        const double atMost = poissonAtMost(seen, v.expectedFailures);
+        const double atLeast = seen < 1 ? 1.0 : 1.0 - poissonAtMost(seen - 1, v.expectedFailures);
+        if (atMost < kUnlikely)
+            flag("improbable: " + num(seen) + " interruptions on " + std::to_string(c.gpus) +
+                 " GPUs over " + num(c.days) +
+                 " days, where Llama 3's rate (419 in 54 days on "
+                 "16,384 GPUs) predicts about " +
+                 num(v.expectedFailures) + " (chance of so few: " + formatSignificant(atMost, 2) +
+                 ")");
+        else if (atLeast < kUnlikely)
+            flag("unusual: " + num(seen) + " interruptions where Llama 3's rate predicts about " +
+                 num(v.expectedFailures) +
+                 ": an unhealthy cluster, or planned interruptions "
+                 "counted too?");
+    }
+    if (v.expectedFailures >= 10.0)
+        v.probes.push_back("at Llama 3's rate a failure comes every " +
+                           num(24.0 / (llama3InterruptionsPerGpuDay() * c.gpus)) +
+                           " h: what was the checkpoint interval, and the restart time?");
+    return v;
+}
+
+} // namespace wb

@@ -1,0 +1,55 @@
+#pragma once
+// The resume walk (C7): a claims sheet about a training run, checked against the same models
+// the other lessons use: 6·N·D (trainingFlops), MFU (PaLM's definition, against the catalogue's
+// dense BF16 peak), ZeRO model states (memory_budget), Llama 3's interruption rate and storage
+// bandwidth. Every inconsistency is explained with the numbers that contradict it.
+//
+// Reference figures (FACTS.md):
+//  - best published MFU 56.3 % (Korthikanti et al. Table 5, 1T model on A100; §7); PaLM
+//    46.2 % (§9.4); Llama 3 38–43 % (§4.2);
+//  - Llama 3: 419 unexpected interruptions in 54 days on 16,384 GPUs (§4.3, §4.5); "higher
+//    than 90 % effective training time"; Tectonic storage 2 TB/s sustained, 7 TB/s peak (§4.1).
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct Claims {
+    int gpus = 1;
+    double params = 0.0;       // N
+    double tokens = 0.0;       // D
+    double days = 0.0;         // wall-clock
+    std::optional<double> mfu; // claimed, as a fraction
+    std::optional<double> checkpointBytes;
+    std::optional<double> checkpointSeconds; // time to write one checkpoint
+    std::optional<double> failures;          // interruptions seen over the run
+};
+
+struct ClaimsGpu {
+    std::string name;
+    double peakFlops = 0.0; // dense BF16, per GPU
+    double hbmBytes = 0.0;
+};
+
+struct ClaimsVerdict {
+    double trainingFlops = 0.0;         // 6·N·D
+    double impliedMfu = 0.0;            // 6ND ÷ (GPUs × peak × wall time)
+    double daysAtClaimedMfu = 0.0;      // 0 when no MFU is claimed
+    double modelStateBytesPerGpu = 0.0; // 16Ψ fully sharded over every GPU (ZeRO-3)
+    double weightBytes = 0.0;           // bf16 weights, 2Ψ
+    double resumableStateBytes = 0.0;   // weights + optimizer state, 14Ψ
+    double checkpointBandwidth = 0.0;   // bytes/s; 0 when not claimed
+    double expectedFailures = 0.0;      // at Llama 3's rate
+    bool consistent = true;
+    std::vector<std::string> issues;
+    std::vector<std::string> probes; // what an interviewer would ask next
+};
+
+// Throws std::invalid_argument for non-positive or non-finite inputs.
+ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu);
+
+// Llama 3's unexpected interruptions per GPU-day: 419 ÷ (16,384 × 54).
+double llama3InterruptionsPerGpuDay();
+
+} // namespace wb
