@@ -134,6 +134,7 @@ const std::vector<CalcModel>& calcModels() {
         appendOccupancyCalcModels(v);
         appendAccessCalcModels(v);
         appendParallelCalcModels(v);
+        appendMoeCalcModels(v);
         return v;
     }();
     return models;

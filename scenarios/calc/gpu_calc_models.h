@@ -12,5 +12,7 @@ void appendAccessCalcModels(std::vector<CalcModel>& models);
 void appendOccupancyCalcModels(std::vector<CalcModel>& models);
 // pipeline, step, collective (parallelism and cluster models).
 void appendParallelCalcModels(std::vector<CalcModel>& models);
+// moe (expert capacity, dropped tokens, expert-parallel all-to-all).
+void appendMoeCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb
