@@ -49,13 +49,15 @@ struct MoeRoutingConfig {
     int clusters = 8;
     double capacityFactor = 0.0; // ≤ 0: no capacity limit
     Balancing balancing = Balancing::None;
-    double learningRate = 0.625; // SGD on the gate, per unit of E (see step())
-    double routerNoise = 0.3;    // std of the selection noise on the logits
-    double specialisation = 0.5; // weight of the prototype match in an expert's quality
-    double taskWeight = 0.05;    // scale of q in the task loss (see step())
-    double usageMemory = 0.9;    // decay of the running load behind an expert's skill
-    double auxAlpha = 1e-2;      // Switch's α
-    double biasGamma = 0.05;     // DeepSeek's γ (theirs, 0.001, acted over 14.3T tokens)
+    double learningRate = 3.0;   // SGD on the gate, per unit of E (see step())
+    double routerNoise = 0.1;    // std of the selection noise on the logits
+    double specialisation = 2.0; // weight of the prototype match in an expert's quality
+    // Scale of q in the router's loss. Real routers see a small task gradient next to the
+    // aux loss, which is why Switch's α = 10⁻² is enough; 0.005 gives our toy that balance.
+    double taskWeight = 0.005;
+    double usageMemory = 0.9; // decay of the running load behind an expert's skill
+    double auxAlpha = 1e-2;   // Switch's α
+    double biasGamma = 0.05;  // DeepSeek's γ (theirs, 0.001, acted over 14.3T tokens)
     std::uint64_t seed = 1;
 
     // Throws std::invalid_argument naming the field when a value is out of range.
