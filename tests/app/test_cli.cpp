@@ -278,6 +278,68 @@ private slots:
         QCOMPARE(zero.code, 2);
         QVERIFY2(zero.err.contains("network_gbs"), zero.err.constData());
     }
+    void calcMoe() {
+        // Zipf (skew 1) over 4 experts: 480, 240, 160, 120 of 1000 tokens; capacity 250.
+        const Result skewed =
+            runWarpboard({"calc", "moe", "--tokens", "1000", "--experts", "4", "--top-k", "1",
+                          "--capacity-factor", "1", "--skew", "1", "--hidden", "1024", "--json"});
+        QVERIFY2(skewed.code == 0, skewed.err.constData());
+        const QJsonObject j = jsonOf(skewed);
+        QCOMPARE(j["capacity_per_expert"].toInt(), 250);
+        QCOMPARE(j["dropped_tokens"].toInt(), 480 - 250);
+        QCOMPARE(j["ep_gpus"].toInt(), 4);
+        // Dispatch + combine, 2 bytes a value, 3/4 of the tokens leave their GPU.
+        QCOMPARE(j["alltoall_bytes"].toDouble(), 2.0 * 1000 * 1024 * 2 * 3 / 4);
+        QVERIFY(j["source"].toString().contains("Switch"));
+        // Uniform routing with C = 1 drops nothing; ⌈2·4096/64·1.25⌉ = 160.
+        const Result uniform =
+            runWarpboard({"calc", "moe", "--tokens", "4096", "--experts", "64", "--top-k", "2",
+                          "--capacity-factor", "1.25", "--json"});
+        QCOMPARE(uniform.code, 0);
+        QCOMPARE(jsonOf(uniform)["capacity_per_expert"].toInt(), 160);
+        QCOMPARE(jsonOf(uniform)["dropped_tokens"].toInt(), 0);
+        // The same seed gives the same answer, byte for byte.
+        QCOMPARE(runWarpboard({"calc", "moe", "--tokens", "3000", "--experts", "8", "--top-k", "2",
+                               "--capacity-factor", "1", "--skew", "1.5", "--seed", "9"})
+                     .out,
+                 runWarpboard({"calc", "moe", "--tokens", "3000", "--experts", "8", "--top-k", "2",
+                               "--capacity-factor", "1", "--skew", "1.5", "--seed", "9"})
+                     .out);
+    }
+    void calcMoeRefusesBadParameters_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        const QStringList base{"calc", "moe", "--experts", "8"};
+        QTest::newRow("top-k > experts")
+            << base + QStringList{"--tokens", "10", "--top-k", "9", "--capacity-factor", "1"}
+            << "top-k";
+        QTest::newRow("no tokens")
+            << base + QStringList{"--tokens", "0", "--top-k", "2", "--capacity-factor", "1"}
+            << "tokens";
+        QTest::newRow("nan capacity")
+            << base + QStringList{"--tokens", "10", "--top-k", "2", "--capacity-factor", "nan"}
+            << "capacity-factor";
+        QTest::newRow("negative capacity")
+            << base + QStringList{"--tokens", "10", "--top-k", "2", "--capacity-factor", "-1"}
+            << "capacity-factor";
+        QTest::newRow("absurd tokens")
+            << base + QStringList{"--tokens", "1e12", "--top-k", "2", "--capacity-factor", "1"}
+            << "tokens";
+        QTest::newRow("ep does not divide")
+            << base + QStringList{"--tokens",          "10", "--top-k", "2",
+                                  "--capacity-factor", "1",  "--ep",    "3"}
+            << "--ep";
+        QTest::newRow("missing capacity")
+            << base + QStringList{"--tokens", "10", "--top-k", "2"} << "--capacity-factor";
+    }
+    void calcMoeRefusesBadParameters() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Result r = runWarpboard(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
+    }
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.
         QTemporaryDir dir;
