@@ -90,6 +90,9 @@ MoeRoutingSim::MoeRoutingSim(MoeRoutingConfig config)
     for (std::size_t i = 0; i < m_centres.size(); ++i)
         m_centres[i] = common[i % d] + m_rng.normal() * scale;
     drawTokens(m_rng, m_config.tokens, m_tokens, &m_cluster);
+    m_unitTokens = m_tokens;
+    for (std::size_t t = 0; t < idx(m_config.tokens); ++t)
+        normalise(&m_unitTokens[t * d], d);
     // A near-zero gate: every expert starts equally likely; the noise breaks the tie.
     m_gate.resize(e * d);
     for (double& w : m_gate)
@@ -120,11 +123,10 @@ void MoeRoutingSim::drawTokens(SeededRandom& rng, int count, std::vector<double>
     }
 }
 
-double MoeRoutingSim::quality(std::size_t expert, const double* x) const {
+double MoeRoutingSim::quality(std::size_t expert, const double* unitX) const {
     const std::size_t d = idx(m_config.dim);
     const double usage = m_usage[expert];
-    const double norm = std::sqrt(dot(x, x, d));
-    const double match = norm > 0.0 ? dot(&m_prototype[expert * d], x, d) / norm : 0.0;
+    const double match = dot(&m_prototype[expert * d], unitX, d);
     return usage / (usage + 1.0) + m_config.specialisation * std::max(0.0, match);
 }
 
@@ -174,6 +176,12 @@ const MoeStepRecord& MoeRoutingSim::step() {
     const MoeRoutingConfig& c = m_config;
     const std::size_t T = idx(c.tokens), E = idx(c.experts), K = idx(c.topK), d = idx(c.dim);
     m_logits.resize(T * E);
+    // The gate transposed (d × E): the logits then accumulate over i into E independent sums,
+    // which the compiler vectorises (a dot product per expert is a serial reduction).
+    m_gateT.resize(d * E);
+    for (std::size_t e = 0; e < E; ++e)
+        for (std::size_t i = 0; i < d; ++i)
+            m_gateT[i * E + e] = m_gate[e * d + i];
     m_probs.resize(T * E);
     m_grad.assign(T * E, 0.0);
     m_score.resize(E);
@@ -190,11 +198,14 @@ const MoeStepRecord& MoeRoutingSim::step() {
         const double* x = &m_tokens[t * d];
         double* s = &m_logits[t * E];
         double* p = &m_probs[t * E];
-        double top = -1e300;
-        for (std::size_t e = 0; e < E; ++e) {
-            s[e] = dot(&m_gate[e * d], x, d);
-            top = std::max(top, s[e]);
+        std::fill(s, s + E, 0.0);
+        for (std::size_t i = 0; i < d; ++i) {
+            const double xi = x[i];
+            const double* column = &m_gateT[i * E];
+            for (std::size_t e = 0; e < E; ++e)
+                s[e] += column[e] * xi;
         }
+        const double top = *std::max_element(s, s + E);
         double sum = 0.0;
         for (std::size_t e = 0; e < E; ++e) {
             p[e] = std::exp(s[e] - top);
@@ -230,7 +241,7 @@ const MoeStepRecord& MoeRoutingSim::step() {
     const double auxScale =
         c.balancing == Balancing::AuxLoss ? c.auxAlpha * static_cast<double>(E) : 0.0;
     for (std::size_t t = 0; t < T; ++t) {
-        const double* x = &m_tokens[t * d];
+        const double* unitX = &m_unitTokens[t * d];
         const double* p = &m_probs[t * E];
         double* g = &m_grad[t * E];
         double weighted = 0.0;
@@ -238,13 +249,12 @@ const MoeStepRecord& MoeRoutingSim::step() {
             if (!kept[t * K + j])
                 continue;
             const auto e = idx(m_choices[t * K + j]);
-            const double qp = c.taskWeight * quality(e, x) * p[e];
+            const double qp = c.taskWeight * quality(e, unitX) * p[e];
             g[e] -= qp;
             weighted += qp;
             // The expert learns the direction of what it is given.
-            const double norm = std::sqrt(dot(x, x, d));
             for (std::size_t i = 0; i < d; ++i)
-                m_protoSum[e * d + i] += x[i] / norm;
+                m_protoSum[e * d + i] += unitX[i];
         }
         taskLoss -= weighted;
         double fp = 0.0;

@@ -113,23 +113,24 @@ public:
 private:
     void drawTokens(SeededRandom& rng, int count, std::vector<double>& out,
                     std::vector<int>* cluster) const;
-    double quality(std::size_t expert, const double* x) const;
+    double quality(std::size_t expert, const double* unitX) const; // unitX: a unit token
     // Top-k of logits (+ bias when selecting) for one token, written to out[0..k).
     void selectTopK(const double* score, int* out) const;
 
     MoeRoutingConfig m_config;
     SeededRandom m_rng;
-    std::vector<double> m_centres;   // clusters × d, the shared direction included
-    std::vector<double> m_tokens;    // T × d
-    std::vector<int> m_cluster;      // T
-    std::vector<double> m_gate;      // E × d
-    std::vector<double> m_bias;      // E
-    std::vector<double> m_usage;     // E, running kept load ÷ fair share (1 when balanced)
-    std::vector<double> m_prototype; // E × d, unit length
-    std::vector<int> m_choices;      // T × k
+    std::vector<double> m_centres;    // clusters × d, the shared direction included
+    std::vector<double> m_tokens;     // T × d
+    std::vector<double> m_unitTokens; // T × d, each of length 1
+    std::vector<int> m_cluster;       // T
+    std::vector<double> m_gate;       // E × d
+    std::vector<double> m_bias;       // E
+    std::vector<double> m_usage;      // E, running kept load ÷ fair share (1 when balanced)
+    std::vector<double> m_prototype;  // E × d, unit length
+    std::vector<int> m_choices;       // T × k
     std::vector<MoeStepRecord> m_history;
     // Scratch reused every step (no allocation per frame).
-    std::vector<double> m_logits, m_probs, m_grad, m_score, m_gateStep, m_protoSum;
+    std::vector<double> m_gateT, m_logits, m_probs, m_grad, m_score, m_gateStep, m_protoSum;
 };
 
 } // namespace wb

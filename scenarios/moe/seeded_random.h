@@ -3,7 +3,6 @@
 // fixed by the standard, its distributions are not, so the transforms are written here.
 #include <cmath>
 #include <cstdint>
-#include <numbers>
 #include <random>
 
 namespace wb {
@@ -21,19 +20,23 @@ public:
         return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)) % n;
     }
 
-    // Standard normal by Box–Muller; the second value of each pair is kept for the next call.
+    // Standard normal by Marsaglia's polar method (Box–Muller without the sine and cosine);
+    // the second value of each pair is kept for the next call.
     double normal() {
         if (m_hasSpare) {
             m_hasSpare = false;
             return m_spare;
         }
-        const double u1 = 1.0 - uniform(); // (0, 1]: log stays finite
-        const double u2 = uniform();
-        const double r = std::sqrt(-2.0 * std::log(u1));
-        const double a = 2.0 * std::numbers::pi * u2;
-        m_spare = r * std::sin(a);
+        double u = 0.0, v = 0.0, s = 0.0;
+        do {
+            u = 2.0 * uniform() - 1.0;
+            v = 2.0 * uniform() - 1.0;
+            s = u * u + v * v;
+        } while (s >= 1.0 || s == 0.0);
+        const double f = std::sqrt(-2.0 * std::log(s) / s);
+        m_spare = v * f;
         m_hasSpare = true;
-        return r * std::cos(a);
+        return u * f;
     }
 
 private:
