@@ -1,9 +1,13 @@
 #pragma once
-// Argument helpers shared by the calc model files: a required argument and the `--gpu`
-// choice over the hardware catalogue.
+// Argument helpers shared by the calc model files: a required argument, the `--gpu`
+// choice over the hardware catalogue, and the cluster a group of GPUs fills.
+#include "calc/calc_models.h"
 #include "catalogue/hardware_catalogue.h"
 #include "engine/param_spec.h"
 #include "engine/params.h"
+#include "parallel/cluster_topology.h"
+
+#include <string>
 
 namespace wb {
 
@@ -11,6 +15,12 @@ namespace wb {
 inline ParamSpec required(ParamSpec s) {
     s.required = true;
     return s;
+}
+
+// A required whole-number argument without a unit.
+inline ParamSpec requiredInteger(const char* name, const char* label, double min, double max,
+                                 double def) {
+    return required(ParamSpec::integer(name, label, "", min, max, def));
 }
 
 // --gpu ID, one of the builtin catalogue's ids.
@@ -22,6 +32,30 @@ inline ParamSpec gpuArgument() {
 // The GPU named by --gpu (Params already checked it is a catalogue id).
 inline const GpuSpec& gpuOf(const Params& p) {
     return *HardwareCatalogue::builtin().find(p.text("gpu"));
+}
+
+// The nodes `gpus` GPUs fill, from --gpus-per-node, --nvlink-gbs and --network-gbs: one
+// partial node, or whole nodes. `group` starts the message when they do not fill whole nodes
+// ("TP×PP×DP = ", "--ep ").
+inline ClusterTopology clusterOf(const Params& p, int gpus, const std::string& group) {
+    ClusterTopology t;
+    const auto perNode = static_cast<int>(p.integer("gpus-per-node"));
+    if (gpus <= perNode) {
+        t.nodes = 1;
+        t.gpusPerNode = gpus;
+    } else {
+        if (gpus % perNode != 0) {
+            std::string m = group;
+            m.append(std::to_string(gpus)).append(" GPUs do not fill whole nodes of ");
+            m.append(std::to_string(perNode));
+            throw CalcError(m);
+        }
+        t.nodes = gpus / perNode;
+        t.gpusPerNode = perNode;
+    }
+    t.nvlinkGBs = p.number("nvlink-gbs");
+    t.networkGBs = p.number("network-gbs");
+    return t;
 }
 
 } // namespace wb

@@ -23,27 +23,6 @@ int integerOf(const Params& p, const char* name) {
     return static_cast<int>(p.integer(name));
 }
 
-ClusterTopology epTopology(const Params& p, int gpus) {
-    ClusterTopology t;
-    const int perNode = integerOf(p, "gpus-per-node");
-    if (gpus <= perNode) {
-        t.nodes = 1;
-        t.gpusPerNode = gpus;
-    } else {
-        if (gpus % perNode != 0) {
-            std::string m = "--ep ";
-            m.append(std::to_string(gpus)).append(" GPUs do not fill whole nodes of ");
-            m.append(std::to_string(perNode));
-            throw CalcError(m);
-        }
-        t.nodes = gpus / perNode;
-        t.gpusPerNode = perNode;
-    }
-    t.nvlinkGBs = p.number("nvlink-gbs");
-    t.networkGBs = p.number("network-gbs");
-    return t;
-}
-
 Json moe(const Params& p) {
     const long long tokens = p.integer("tokens");
     const int experts = integerOf(p, "experts");
@@ -70,7 +49,7 @@ Json moe(const Params& p) {
         m.append(std::to_string(experts)).append(" experts (E/N experts per GPU)");
         throw CalcError(m);
     }
-    ep.topology = epTopology(p, ep.gpus);
+    ep.topology = clusterOf(p, ep.gpus, "--ep ");
     ExpertDispatch d;
     ExpertParallelTraffic a2a;
     try {
@@ -123,10 +102,6 @@ Json moe(const Params& p) {
     return j;
 }
 
-ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
-    return required(ParamSpec::integer(name, label, "", min, max, def));
-}
-
 } // namespace
 
 void appendMoeCalcModels(std::vector<CalcModel>& v) {
@@ -134,8 +109,9 @@ void appendMoeCalcModels(std::vector<CalcModel>& v) {
         {"moe",
          "mixture of experts: capacity per expert, dropped tokens for a skewed routing, "
          "expert-parallel all-to-all bytes and time",
-         {whole("tokens", "Tokens T", 1, 1e8, 4096), whole("experts", "Experts E", 1, 4096, 8),
-          whole("top-k", "Experts per token k", 1, 4096, 2),
+         {requiredInteger("tokens", "Tokens T", 1, 1e8, 4096),
+          requiredInteger("experts", "Experts E", 1, 4096, 8),
+          requiredInteger("top-k", "Experts per token k", 1, 4096, 2),
           required(ParamSpec::real("capacity-factor", "Capacity factor C", "", 1e-3, 1e3, 1.25)),
           ParamSpec::real("skew", "Zipf exponent of the routing (0 = uniform)", "", 0, 16, 0),
           ParamSpec::integer("seed", "Seed of the token arrival order", "", 0, 1e15, 1),

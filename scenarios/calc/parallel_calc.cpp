@@ -46,24 +46,6 @@ Json pipeline(const Params& p) {
     return j;
 }
 
-ClusterTopology clusterFor(const Params& p, int gpus) {
-    ClusterTopology t;
-    const int perNode = integerOf(p, "gpus-per-node");
-    if (gpus <= perNode) {
-        t.nodes = 1;
-        t.gpusPerNode = gpus;
-    } else {
-        if (gpus % perNode != 0)
-            throw CalcError("TP×PP×DP = " + std::to_string(gpus) +
-                            " GPUs do not fill whole nodes of " + std::to_string(perNode));
-        t.nodes = gpus / perNode;
-        t.gpusPerNode = perNode;
-    }
-    t.nvlinkGBs = p.number("nvlink-gbs");
-    t.networkGBs = p.number("network-gbs");
-    return t;
-}
-
 Json strategyJson(const StepEstimate& e, const ParallelLayout& l, const ClusterTopology& t,
                   Strategy s) {
     Json j;
@@ -109,7 +91,7 @@ Json step(const Params& p) {
     l.zero = integerOf(p, "zero");
     l.interleave = integerOf(p, "interleave");
     l.order = rejecting([&] { return parseRankOrder(p.text("rank-order")); });
-    const ClusterTopology t = clusterFor(p, l.gpus());
+    const ClusterTopology t = clusterOf(p, l.gpus(), "TP×PP×DP = ");
     const GpuSpec& gpu = gpuOf(p);
     const double peak = peakTflops(gpu, Precision::BF16).value_or(0.0) * 1e12;
     const double eff = p.number("compute-efficiency");
@@ -172,17 +154,13 @@ Json collective(const Params& p) {
     return j;
 }
 
-ParamSpec whole(const char* name, const char* label, double min, double max, double def) {
-    return required(ParamSpec::integer(name, label, "", min, max, def));
-}
-
 } // namespace
 
 void appendParallelCalcModels(std::vector<CalcModel>& v) {
     v.push_back({"pipeline",
                  "pipeline bubble of GPipe/1F1B and the interleaved schedule",
-                 {whole("stages", "Pipeline stages P", 1, 4096, 4),
-                  whole("microbatches", "Micro-batches M", 1, 1e6, 8),
+                 {requiredInteger("stages", "Pipeline stages P", 1, 4096, 4),
+                  requiredInteger("microbatches", "Micro-batches M", 1, 1e6, 8),
                   ParamSpec::integer("interleave", "Model chunks per device V", "", 1, 64, 1)},
                  pipeline});
     auto gpu = ParamSpec::choice("gpu", "GPU", HardwareCatalogue::builtin().ids(), "h100-sxm",
@@ -192,13 +170,15 @@ void appendParallelCalcModels(std::vector<CalcModel>& v) {
          "one training step of a dense transformer under TP×PP×DP: FLOPs, bytes and time per "
          "strategy, step time and MFU",
          {required(ParamSpec::real("params", "Parameters N", "", 1e6, 1e14, 7e9, true)),
-          whole("layers", "Layers L", 1, 1000, 32), whole("hidden", "Hidden size h", 1, 1e6, 4096),
-          whole("heads", "Attention heads a", 1, 10000, 32),
-          whole("seq", "Sequence length s", 1, 1e7, 4096),
-          whole("micro-batch", "Micro-batch b", 1, 1e5, 1),
-          whole("global-batch", "Global batch G", 1, 1e8, 1024),
-          whole("tp", "Tensor parallel t", 1, 1024, 1),
-          whole("pp", "Pipeline parallel p", 1, 1024, 1), whole("dp", "Data parallel d", 1, 1e6, 1),
+          requiredInteger("layers", "Layers L", 1, 1000, 32),
+          requiredInteger("hidden", "Hidden size h", 1, 1e6, 4096),
+          requiredInteger("heads", "Attention heads a", 1, 10000, 32),
+          requiredInteger("seq", "Sequence length s", 1, 1e7, 4096),
+          requiredInteger("micro-batch", "Micro-batch b", 1, 1e5, 1),
+          requiredInteger("global-batch", "Global batch G", 1, 1e8, 1024),
+          requiredInteger("tp", "Tensor parallel t", 1, 1024, 1),
+          requiredInteger("pp", "Pipeline parallel p", 1, 1024, 1),
+          requiredInteger("dp", "Data parallel d", 1, 1e6, 1),
           ParamSpec::integer("zero", "ZeRO stage", "", 0, 3, 0),
           ParamSpec::integer("interleave", "Model chunks per device V", "", 1, 64, 1),
           ParamSpec::integer("vocab", "Vocabulary V (0: leave out)", "", 0, 1e7, 0), gpu,
@@ -213,7 +193,7 @@ void appendParallelCalcModels(std::vector<CalcModel>& v) {
         {"collective",
          "one collective over a group of GPUs on a nodes × GPUs topology",
          {required(ParamSpec::choice("op", "Collective", collectiveNames(), "allreduce")),
-          whole("ranks", "Ranks N", 2, 1 << 24, 16),
+          requiredInteger("ranks", "Ranks N", 2, 1 << 24, 16),
           required(ParamSpec::real("bytes", "Message size K", "B", 1, 1e15, 1e9, true)),
           required(ParamSpec::text("topology", "Topology", "nodes=2,gpus_per_node=8",
                                    "nodes=R,gpus_per_node=8[,nvlink_gbs=X,network_gbs=Y,...]"))},
