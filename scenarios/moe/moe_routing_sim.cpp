@@ -192,7 +192,8 @@ const MoeStepRecord& MoeRoutingSim::step() {
                                    ? expertCapacity(c.tokens, c.experts, c.topK, c.capacityFactor)
                                    : kUnlimitedCapacity;
     CapacityDispatcher dispatch(c.experts, capacity);
-    std::vector<char> kept(T * K);
+    m_kept.assign(T * K, 0);
+    std::vector<std::uint8_t>& kept = m_kept;
     std::vector<double> meanProb(E, 0.0);
     for (std::size_t t = 0; t < T; ++t) {
         const double* x = &m_tokens[t * d];

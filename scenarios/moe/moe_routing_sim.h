@@ -6,16 +6,15 @@
 // common direction (real embeddings are anisotropic), so routing has structure to find.
 // Router: a linear gate W (E × d); logits s = W·x, probabilities p = softmax(s); each token
 // goes to the k experts with the largest s + bias + noise (noisy top-k gating, Shazeer et al.
-// 2017: the noise lets the router try experts it does not yet prefer).
+// 2017, arXiv:1701.06538: the noise lets the router try experts it does not yet prefer).
 // Experts: expert e's quality on token x is q_e(x) = skill_e + specialisation·max(0, cos(u_e,
 // x)). skill_e = h_e/(h_e + 1) grows with h_e, the running mean of the expert's kept load
 // relative to a fair share, and u_e moves towards the tokens it processes: an expert improves
 // on what it is given — the rich-get-richer loop.
 // Task: the layer's output is Σ_{e∈kept(x)} p_e(x)·expert_e(x), so the router's loss is
-// −Σ_{e∈kept(x)} p_e·q_e per token; its gradient reaches only the chosen experts' gate values,
-// raising them by how good the expert already is. Left alone this collapses: the experts that
-// got tokens early get better, get chosen more, and the rest starve.
-// Balancing:
+// −taskWeight·Σ_{e∈kept(x)} p_e·q_e per token; its gradient reaches only the chosen experts' gate
+// values, raising them by how good the expert already is. Left alone this collapses: the experts
+// that got tokens early get better, get chosen more, and the rest starve. Balancing:
 //   aux-loss: Switch Transformer's α·E·Σ f_i·P_i added to the loss (f_i: fraction of the k·T
 //             assignments sent to expert i, P_i: mean router probability of expert i; equals
 //             α at uniform routing; Fedus et al. Eqs. 4–6, α = 10⁻²).
@@ -23,6 +22,8 @@
 //             b_i added to the logits for top-k selection only (gate values keep the raw p),
 //             lowered by γ after a step in which expert i was over the mean load and raised
 //             by γ when under it.
+// Either one, switched on after a collapse (setBalancing), brings it back within ~100 steps
+// with the defaults.
 // Capacity: with capacity factor C > 0 each expert keeps its first ⌈k·T/E·C⌉ assignments in
 // token order; the rest are dropped (no output, no gradient, no training of the expert).
 #include "moe/capacity_dispatcher.h"
@@ -104,6 +105,8 @@ public:
     const std::vector<double>& tokens() const { return m_tokens; } // T × d, row-major
     const std::vector<int>& tokenCluster() const { return m_cluster; }
     const std::vector<int>& choices() const { return m_choices; } // T × k of the last step
+    // 1 where that choice was processed, 0 where the expert was full (same layout).
+    const std::vector<std::uint8_t>& keptChoices() const { return m_kept; }
     const std::vector<double>& bias() const { return m_bias; }
     std::vector<double> skill() const;
     const std::vector<double>& gate() const { return m_gate; } // E × d, row-major
@@ -128,6 +131,7 @@ private:
     std::vector<double> m_usage;      // E, running kept load ÷ fair share (1 when balanced)
     std::vector<double> m_prototype;  // E × d, unit length
     std::vector<int> m_choices;       // T × k
+    std::vector<std::uint8_t> m_kept; // T × k, 1 where the expert had room
     std::vector<MoeStepRecord> m_history;
     // Scratch reused every step (no allocation per frame).
     std::vector<double> m_gateT, m_logits, m_probs, m_grad, m_score, m_gateStep, m_protoSum;
