@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -22,8 +23,10 @@ long long expertCapacity(long long tokens, int experts, int topK, double capacit
     const double perExpert =
         static_cast<double>(topK) * static_cast<double>(tokens) * capacityFactor / experts;
     const double nearest = std::round(perExpert);
-    // Products like 275.00000000000006 are 275 that floating point could not hold exactly.
-    if (std::fabs(perExpert - nearest) <= 1e-9 * std::max(1.0, perExpert))
+    // Products like 11.000000000000002 are 11 that floating point could not hold exactly: three
+    // roundings are off by a few ulps at most, so 16 ulps away from an integer is that integer.
+    const double ulps = 16.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, perExpert);
+    if (std::fabs(perExpert - nearest) <= ulps)
         return static_cast<long long>(nearest);
     return static_cast<long long>(std::ceil(perExpert));
 }

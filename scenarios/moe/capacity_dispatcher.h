@@ -10,7 +10,7 @@ namespace wb {
 
 // Switch Eq. 3 generalised to top-k routing: capacity = ⌈(k·T / E) · C⌉ assignments per
 // expert for T tokens, E experts and capacity factor C. k·T/E·C is formed in floating point,
-// so a product that is an integer up to rounding (2·1000/8·1.1 = 275.00000000000006) is taken
+// so a product that is an integer up to rounding (1·100·1.1/10 = 11.000000000000002) is taken
 // as that integer rather than rounded up. Throws std::invalid_argument naming the value when
 // T < 1, E < 1, k outside 1…E, or C not a positive finite number.
 long long expertCapacity(long long tokens, int experts, int topK, double capacityFactor);

@@ -62,7 +62,11 @@ private slots:
             const long long expected = (num + den - 1) / den;
             QCOMPARE(expertCapacity(c.t, c.e, c.k, double(c.p) / double(c.q)), expected);
         }
-        QCOMPARE(expertCapacity(1000, 8, 2, 1.1), 275LL); // 275.00000000000006 in doubles
+        // 1·100·1.1/10 is 11.000000000000002 in doubles: a plain ceil would say 12.
+        QCOMPARE(expertCapacity(100, 10, 1, 1.1), 11LL);
+        QCOMPARE(expertCapacity(100, 5, 2, 1.1), 44LL); // 44.00000000000001
+        // A large capacity a little above an integer is still rounded up: 10⁸ + 10⁻⁴.
+        QCOMPARE(expertCapacity(100'000'000, 1, 1, 1.000000000001), 100'000'001LL);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expertCapacity(0, 8, 2, 1.0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expertCapacity(10, 8, 9, 1.0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expertCapacity(10, 8, 0, 1.0));
