@@ -16,8 +16,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Tokens × k assignments are laid out one by one to find the tokens that lose every expert.
-constexpr double kMaxAssignments = 1e8;
+// Up to this many tokens × k assignments are laid out one by one, in a seeded arrival order,
+// to find the tokens that lose every expert; above it the drops are counted per expert only.
+constexpr double kMaxLaidOut = 1e7;
 
 int integerOf(const Params& p, const char* name) {
     return static_cast<int>(p.integer(name));
@@ -36,8 +37,6 @@ Json moe(const Params& p) {
         m.append(std::to_string(experts)).append(" experts: a token picks k distinct experts");
         throw CalcError(m);
     }
-    if (static_cast<double>(tokens) * k > kMaxAssignments)
-        throw CalcError("tokens × top-k above 1e8: the routing is laid out token by token");
     ExpertParallelSetup ep;
     // --ep 0: as many GPUs of one 8-GPU node as split the experts evenly.
     ep.gpus = integerOf(p, "ep") > 0 ? integerOf(p, "ep") : std::gcd(experts, 8);
@@ -53,7 +52,9 @@ Json moe(const Params& p) {
     ExpertDispatch d;
     ExpertParallelTraffic a2a;
     try {
-        d = dispatchSkewed(tokens, experts, k, c, skew, seed);
+        const bool layOut = static_cast<double>(tokens) * k <= kMaxLaidOut;
+        d = layOut ? dispatchSkewed(tokens, experts, k, c, skew, seed)
+                   : dispatchCounts(tokens, experts, k, c, skew);
         a2a = expertParallelAllToAll(d.routed, k, ep);
     } catch (const std::invalid_argument& e) {
         throw CalcError(e.what());
@@ -74,7 +75,11 @@ Json moe(const Params& p) {
     j["max_load_fraction"] = static_cast<double>(hottest) / assignments;
     j["dropped_tokens"] = d.droppedAssignments;
     j["drop_fraction"] = static_cast<double>(d.droppedAssignments) / assignments;
-    j["tokens_fully_dropped"] = d.tokensFullyDropped;
+    // null above 1e7 assignments, where tokens are not laid out one by one.
+    if (d.tokensFullyDropped >= 0)
+        j["tokens_fully_dropped"] = d.tokensFullyDropped;
+    else
+        j["tokens_fully_dropped"] = nullptr;
     j["hidden"] = ep.hidden;
     j["bytes_per_value"] = ep.bytesPerValue;
     j["ep_gpus"] = ep.gpus;
@@ -109,7 +114,7 @@ void appendMoeCalcModels(std::vector<CalcModel>& v) {
         {"moe",
          "mixture of experts: capacity per expert, dropped tokens for a skewed routing, "
          "expert-parallel all-to-all bytes and time",
-         {requiredInteger("tokens", "Tokens T", 1, 1e8, 4096),
+         {requiredInteger("tokens", "Tokens T", 1, 1e12, 4096),
           requiredInteger("experts", "Experts E", 1, 4096, 8),
           requiredInteger("top-k", "Experts per token k", 1, 4096, 2),
           required(ParamSpec::real("capacity-factor", "Capacity factor C", "", 1e-3, 1e3, 1.25)),

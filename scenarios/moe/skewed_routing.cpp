@@ -56,6 +56,21 @@ std::vector<long long> skewedExpertLoads(long long tokens, int experts, int topK
     return load;
 }
 
+ExpertDispatch dispatchCounts(long long tokens, int experts, int topK, double capacityFactor,
+                              double skew) {
+    ExpertDispatch d;
+    d.capacity = expertCapacity(tokens, experts, topK, capacityFactor);
+    d.routed = skewedExpertLoads(tokens, experts, topK, skew);
+    d.tokens = tokens;
+    d.tokensFullyDropped = -1;
+    for (long long load : d.routed) {
+        d.kept.push_back(std::min(load, d.capacity));
+        d.dropped.push_back(load - d.kept.back());
+        d.droppedAssignments += d.dropped.back();
+    }
+    return d;
+}
+
 ExpertDispatch dispatchSkewed(long long tokens, int experts, int topK, double capacityFactor,
                               double skew, std::uint64_t seed) {
     const long long capacity = expertCapacity(tokens, experts, topK, capacityFactor);

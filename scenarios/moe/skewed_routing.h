@@ -18,6 +18,12 @@ namespace wb {
 // Throws std::invalid_argument for T < 1, E < 1, k outside 1…E, or Z negative/not finite.
 std::vector<long long> skewedExpertLoads(long long tokens, int experts, int topK, double skew);
 
+// The same loads through a capacity of ⌈k·T/E·C⌉, by counting alone: each expert drops
+// what exceeds its capacity. Which tokens lose all k experts needs the token layout below,
+// so tokensFullyDropped is left at −1.
+ExpertDispatch dispatchCounts(long long tokens, int experts, int topK, double capacityFactor,
+                              double skew);
+
 // The loads above laid out as tokens (token t's slot s is assignment s·T + t of the experts'
 // runs, so every token gets k distinct experts), arriving in a seeded random order, through
 // a capacity of ⌈k·T/E·C⌉. The seed only changes which tokens lose all k experts.

@@ -200,7 +200,7 @@ private slots:
         };
         moe("moe top-k > experts", "10", "9", "1", "top-k");
         moe("moe no tokens", "0", "2", "1", "tokens");
-        moe("moe absurd tokens", "1e12", "2", "1", "tokens");
+        moe("moe absurd tokens", "1e13", "2", "1", "tokens");
         moe("moe nan capacity", "10", "2", "nan", "capacity-factor");
         moe("moe negative capacity", "10", "2", "-1", "capacity-factor");
         moe("moe ep does not divide", "10", "2", "1", "--ep", {"--ep", "3"});
