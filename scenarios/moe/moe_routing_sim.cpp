@@ -234,7 +234,8 @@ const MoeStepRecord& MoeRoutingSim::step() {
     }
     aux *= c.auxAlpha * static_cast<double>(E);
 
-    // Gradient of the mean loss over tokens with respect to each token's logits (× T).
+    // Gradient of the mean loss over tokens with respect to each token's logits (× T), with
+    // q_e already scaled by taskWeight:
     //   task  −Σ_{e∈kept} q_e·p_e:   ∂/∂s_j = −Σ_{e∈kept} q_e·p_e·(δ_ej − p_j)
     //   aux   α·E·Σ f_i·P_i:         ∂/∂s_j = α·E·p_j·(f_j − Σ_i f_i·p_i)   (f is a constant)
     double taskLoss = 0.0;
@@ -285,13 +286,13 @@ const MoeStepRecord& MoeRoutingSim::step() {
     // Experts: skill follows the kept load, the prototype the tokens kept.
     const double fair = assignments / static_cast<double>(E);
     for (std::size_t e = 0; e < E; ++e) {
-        const double kept_e = static_cast<double>(routed.kept[e]);
-        m_usage[e] = c.usageMemory * m_usage[e] + (1.0 - c.usageMemory) * kept_e / fair;
+        const double keptHere = static_cast<double>(routed.kept[e]);
+        m_usage[e] = c.usageMemory * m_usage[e] + (1.0 - c.usageMemory) * keptHere / fair;
         if (routed.kept[e] == 0)
             continue;
         double* u = &m_prototype[e * d];
         for (std::size_t i = 0; i < d; ++i)
-            u[i] = c.usageMemory * u[i] + (1.0 - c.usageMemory) * m_protoSum[e * d + i] / kept_e;
+            u[i] = c.usageMemory * u[i] + (1.0 - c.usageMemory) * m_protoSum[e * d + i] / keptHere;
         normalise(u, d);
     }
     // DeepSeek-V3: after the step, overloaded experts' bias −γ, underloaded +γ.
