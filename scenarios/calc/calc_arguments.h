@@ -1,6 +1,7 @@
 #pragma once
 // Argument helpers shared by the calc model files: a required argument, the `--gpu`
-// choice over the hardware catalogue, integer arguments and model errors as CalcError.
+// choice over the hardware catalogue, integer arguments, the cluster a group of GPUs fills and
+// model errors as CalcError.
 #include "calc/calc_models.h"
 #include "catalogue/hardware_catalogue.h"
 #include "engine/param_spec.h"
@@ -58,6 +59,30 @@ template <typename F> auto rejecting(F&& f) {
     } catch (const std::invalid_argument& e) {
         throw CalcError(e.what());
     }
+}
+
+// The nodes `gpus` GPUs fill, from --gpus-per-node, --nvlink-gbs and --network-gbs: one
+// partial node, or whole nodes. `group` starts the message when they do not fill whole nodes
+// ("TP×PP×DP = ", "--ep ").
+inline ClusterTopology clusterOf(const Params& p, int gpus, const std::string& group) {
+    ClusterTopology t;
+    const auto perNode = static_cast<int>(p.integer("gpus-per-node"));
+    if (gpus <= perNode) {
+        t.nodes = 1;
+        t.gpusPerNode = gpus;
+    } else {
+        if (gpus % perNode != 0) {
+            std::string m = group;
+            m.append(std::to_string(gpus)).append(" GPUs do not fill whole nodes of ");
+            m.append(std::to_string(perNode));
+            throw CalcError(m);
+        }
+        t.nodes = gpus / perNode;
+        t.gpusPerNode = perNode;
+    }
+    t.nvlinkGBs = p.number("nvlink-gbs");
+    t.networkGBs = p.number("network-gbs");
+    return t;
 }
 
 } // namespace wb

@@ -137,6 +137,7 @@ const std::vector<CalcModel>& calcModels() {
         appendReliabilityCalcModels(v);
         appendFabricCalcModels(v);
         appendPlanningCalcModels(v);
+        appendMoeCalcModels(v);
         return v;
     }();
     return models;

@@ -18,5 +18,7 @@ void appendReliabilityCalcModels(std::vector<CalcModel>& models);
 void appendFabricCalcModels(std::vector<CalcModel>& models);
 // memory, activations, schedule, claims (memory budget, cluster scheduler, claims check).
 void appendPlanningCalcModels(std::vector<CalcModel>& models);
+// moe (expert capacity, dropped tokens, expert-parallel all-to-all).
+void appendMoeCalcModels(std::vector<CalcModel>& models);
 
 } // namespace wb

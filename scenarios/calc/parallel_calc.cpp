@@ -33,24 +33,6 @@ Json pipeline(const Params& p) {
     return j;
 }
 
-ClusterTopology clusterFor(const Params& p, int gpus) {
-    ClusterTopology t;
-    const int perNode = integerOf(p, "gpus-per-node");
-    if (gpus <= perNode) {
-        t.nodes = 1;
-        t.gpusPerNode = gpus;
-    } else {
-        if (gpus % perNode != 0)
-            throw CalcError("TP×PP×DP = " + std::to_string(gpus) +
-                            " GPUs do not fill whole nodes of " + std::to_string(perNode));
-        t.nodes = gpus / perNode;
-        t.gpusPerNode = perNode;
-    }
-    t.nvlinkGBs = p.number("nvlink-gbs");
-    t.networkGBs = p.number("network-gbs");
-    return t;
-}
-
 Json strategyJson(const StepEstimate& e, const ParallelLayout& l, const ClusterTopology& t,
                   Strategy s) {
     Json j;
@@ -90,7 +72,7 @@ Json step(const Params& p) {
     l.zero = integerOf(p, "zero");
     l.interleave = integerOf(p, "interleave");
     l.order = rejecting([&] { return parseRankOrder(p.text("rank-order")); });
-    const ClusterTopology t = clusterFor(p, l.gpus());
+    const ClusterTopology t = clusterOf(p, l.gpus(), "TP×PP×DP = ");
     const GpuSpec& gpu = gpuOf(p);
     const double peak = peakTflops(gpu, Precision::BF16).value_or(0.0) * 1e12;
     const double eff = p.number("compute-efficiency");

@@ -254,6 +254,22 @@ private slots:
             << QStringList{"export", "ring-allreduce", "--step",  "1",
                            "--out",  "x.png",          "--param", "ranks=99"}
             << "2…16";
+        // calc moe: T tokens over 8 experts, top-k, capacity factor C, then extra arguments.
+        const auto moe = [](const char* row, const char* t, const char* k, const char* c,
+                            const char* mentions, const QStringList& extra = {}) {
+            QTest::newRow(row) << QStringList{"calc",    "moe",      "--experts",
+                                              "8",       "--tokens", t,
+                                              "--top-k", k,          "--capacity-factor",
+                                              c} +
+                                      extra
+                               << mentions;
+        };
+        moe("moe top-k > experts", "10", "9", "1", "top-k");
+        moe("moe no tokens", "0", "2", "1", "tokens");
+        moe("moe absurd tokens", "1e13", "2", "1", "tokens");
+        moe("moe nan capacity", "10", "2", "nan", "capacity-factor");
+        moe("moe negative capacity", "10", "2", "-1", "capacity-factor");
+        moe("moe ep does not divide", "10", "2", "1", "--ep", {"--ep", "3"});
     }
     void errorsExitTwoAndNameTheProblem() {
         QFETCH(QStringList, args);
@@ -493,6 +509,32 @@ private slots:
         QCOMPARE(c["implied_mfu"].toDouble(), 6 * 175e9 * 300e9 / (1024 * 312e12 * 5 * 86400));
         QCOMPARE(c["consistent"].toBool(), false);
         QVERIFY(c["issues"].toArray().first().toString().contains("physically impossible"));
+    }
+    void calcMoe() {
+        // Zipf (skew 1) over 4 experts: 480, 240, 160, 120 of 1000 tokens; capacity 250.
+        const Result skewed =
+            runWarpboard({"calc", "moe", "--tokens", "1000", "--experts", "4", "--top-k", "1",
+                          "--capacity-factor", "1", "--skew", "1", "--hidden", "1024", "--json"});
+        QVERIFY2(skewed.code == 0, skewed.err.constData());
+        const QJsonObject j = jsonOf(skewed);
+        QCOMPARE(j["capacity_per_expert"].toInt(), 250);
+        QCOMPARE(j["dropped_tokens"].toInt(), 480 - 250);
+        QCOMPARE(j["ep_gpus"].toInt(), 4);
+        // Dispatch + combine, 2 bytes a value, 3/4 of the tokens leave their GPU.
+        QCOMPARE(j["alltoall_bytes"].toDouble(), 2.0 * 1000 * 1024 * 2 * 3 / 4);
+        QVERIFY(j["source"].toString().contains("Switch"));
+        // Uniform routing with C = 1 drops nothing; ⌈2·4096/64·1.25⌉ = 160.
+        const Result uniform =
+            runWarpboard({"calc", "moe", "--tokens", "4096", "--experts", "64", "--top-k", "2",
+                          "--capacity-factor", "1.25", "--json"});
+        QCOMPARE(uniform.code, 0);
+        QCOMPARE(jsonOf(uniform)["capacity_per_expert"].toInt(), 160);
+        QCOMPARE(jsonOf(uniform)["dropped_tokens"].toInt(), 0);
+        // The same seed gives the same answer, byte for byte.
+        const QStringList seeded{"calc",    "moe", "--tokens",          "3000", "--experts", "8",
+                                 "--top-k", "2",   "--capacity-factor", "1",    "--skew",    "1.5",
+                                 "--seed",  "9"};
+        QCOMPARE(runWarpboard(seeded).out, runWarpboard(seeded).out);
     }
     void filesOpenInTheLessonThatDrawsThem() {
         // Headless `warpboard FILE`: the file is imported and the lesson step about it rendered.

@@ -3,8 +3,10 @@
 // under 1 s on one core); C2's blast radius per click and its single-point-of-failure scan.
 // B5's fabric simulation, one animation frame (kFabricFrameS of fabric time) per iteration
 // (target under 4 ms). C5's scheduler simulation of 10,000 jobs under each policy (target
-// under 1 s).
+// under 1 s). B6's MoE router, one frame of simulation = one training step of the gate over
+// 512 tokens × 64 experts (target under 4 ms, so the view can step it every frame).
 #include "fabric/fabric_sim.h"
+#include "moe/moe_routing_sim.h"
 #include "parallel/layout_search.h"
 #include "planning/cluster_scheduler.h"
 #include "reliability/cluster_failure_model.h"
@@ -12,6 +14,7 @@
 #include "reliability/llama3_interruptions.h"
 
 #include <benchmark/benchmark.h>
+#include <memory>
 
 namespace {
 
@@ -125,6 +128,25 @@ void BM_Scheduler_10000Jobs(benchmark::State& state) {
     state.SetLabel(wb::schedulePolicyName(c.policy));
     state.counters["events"] = static_cast<double>(events);
 }
+void BM_MoeRouterStep_512Tokens_64Experts(benchmark::State& state) {
+    wb::MoeRoutingConfig c;
+    c.tokens = 512;
+    c.experts = 64;
+    c.topK = 2;
+    c.dim = 32;
+    c.balancing = static_cast<wb::Balancing>(state.range(0));
+    auto sim = std::make_unique<wb::MoeRoutingSim>(c);
+    for (auto _ : state) {
+        // A fresh router now and then keeps the history (one record per step) bounded.
+        if (sim->stepsDone() == 2000) {
+            state.PauseTiming();
+            sim = std::make_unique<wb::MoeRoutingSim>(c);
+            state.ResumeTiming();
+        }
+        benchmark::DoNotOptimize(sim->step().maxLoadFraction);
+    }
+    state.SetLabel(wb::balancingName(c.balancing));
+}
 
 } // namespace
 
@@ -135,3 +157,8 @@ BENCHMARK(BM_BlastRadius_FailCoolingZone)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BlastRadius_BuildAndScanSpofs)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FabricFrame)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Scheduler_10000Jobs)->DenseRange(0, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MoeRouterStep_512Tokens_64Experts)
+    ->Arg(static_cast<int>(wb::Balancing::None))
+    ->Arg(static_cast<int>(wb::Balancing::AuxLoss))
+    ->Arg(static_cast<int>(wb::Balancing::Bias))
+    ->Unit(benchmark::kMillisecond);
