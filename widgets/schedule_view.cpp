@@ -54,6 +54,13 @@ QColor ScheduleView::kindColor(ScheduleKind kind, int shade) const {
     return c;
 }
 
+QColor ScheduleView::categoryColor(int category, int shade) const {
+    QColor c = m_theme.seriesColor(category);
+    if (shade > 0)
+        c = c.lighter(100 + 35 * std::min(shade, 3));
+    return c;
+}
+
 QColor ScheduleView::bubbleColor() const {
     return m_theme.isDark ? QColor(0xc0, 0x60, 0x60) : QColor(0xd0, 0x50, 0x50);
 }
@@ -140,8 +147,12 @@ QString ScheduleView::barText(int row, int bar) const {
         m_frame.rows[static_cast<std::size_t>(row)].bars[static_cast<std::size_t>(bar)];
     if (!b.tip.empty())
         return QString::fromStdString(b.tip);
+    const bool categorised =
+        b.category >= 0 && static_cast<std::size_t>(b.category) < m_frame.categories.size();
     return QStringLiteral("%1 \u00b7 %2\u2013%3")
-        .arg(QString::fromLatin1(scheduleKindName(b.kind)),
+        .arg(categorised
+                 ? QString::fromStdString(m_frame.categories[static_cast<std::size_t>(b.category)])
+                 : QString::fromLatin1(scheduleKindName(b.kind)),
              QString::fromStdString(formatSi(b.startS, "s")),
              QString::fromStdString(formatSi(b.endS, "s")));
 }
@@ -184,6 +195,7 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
     const QFontMetricsF barMetrics(barFont);
     const QBrush hatch(bubbleColor(), Qt::BDiagPattern);
     std::array<bool, kScheduleKinds> used{};
+    std::vector<bool> usedCategories(m_frame.categories.size(), false);
     bool anyBubble = false;
     const QColor track =
         m_theme.isDark ? m_theme.background.lighter(115) : QColor(0xf6, 0xf7, 0xf9);
@@ -224,9 +236,15 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
         }
         for (int i = 0; i < static_cast<int>(row.bars.size()); ++i) {
             const ScheduleBar& b = row.bars[static_cast<std::size_t>(i)];
-            used[static_cast<std::size_t>(b.kind)] = true;
+            const bool categorised =
+                b.category >= 0 && static_cast<std::size_t>(b.category) < m_frame.categories.size();
+            if (categorised)
+                usedCategories[static_cast<std::size_t>(b.category)] = true;
+            else
+                used[static_cast<std::size_t>(b.kind)] = true;
             const QRectF br = barRect(bounds, r, i);
-            QColor fill = kindColor(b.kind, b.shade);
+            QColor fill =
+                categorised ? categoryColor(b.category, b.shade) : kindColor(b.kind, b.shade);
             const bool future = playing && b.startS > m_frame.cursorS;
             if (future)
                 fill.setAlphaF(0.22f);
@@ -268,16 +286,23 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
     if (m_frame.endS > 0) {
         const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
         painter.setFont(axisFont);
-        const double step =
-            niceStep(m_frame.endS, std::max(2, static_cast<int>(l.plot.width() / (em * 7))));
-        for (double v = 0; v <= m_frame.endS * (1 + 1e-9); v += step) {
+        // Ticks in the frame's unit (seconds by default, hours or days for long timelines).
+        const bool seconds = m_frame.axisUnit == "s" || m_frame.axisUnitS <= 0;
+        const double unitS = seconds ? 1.0 : m_frame.axisUnitS;
+        const double step = niceStep(m_frame.endS / unitS,
+                                     std::max(2, static_cast<int>(l.plot.width() / (em * 7))));
+        for (double u = 0; u <= m_frame.endS / unitS * (1 + 1e-9); u += step) {
+            const double v = u * unitS;
             const double x = xOf(l, v);
             painter.setPen(QPen(m_theme.grid, 1.0));
             painter.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + em * 0.3));
             painter.setPen(m_theme.muted);
             painter.drawText(QRectF(x - em * 4, l.plot.bottom() + em * 0.3, em * 8, em * 1.2),
                              Qt::AlignHCenter | Qt::AlignTop,
-                             QString::fromStdString(v == 0 ? std::string("0") : formatSi(v, "s")));
+                             QString::fromStdString(v == 0    ? std::string("0")
+                                                    : seconds ? formatSi(v, "s")
+                                                              : formatSignificant(u, 3) + " " +
+                                                                    m_frame.axisUnit));
         }
     }
     if (playing && m_frame.endS > 0) {
@@ -303,6 +328,10 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
                          Qt::AlignLeft | Qt::AlignVCenter, text);
         x += w;
     };
+    for (std::size_t c = 0; c < m_frame.categories.size(); ++c)
+        if (usedCategories[c])
+            legendItem(categoryColor(static_cast<int>(c)),
+                       QString::fromStdString(m_frame.categories[c]));
     for (int k = 0; k < kScheduleKinds; ++k)
         if (used[static_cast<std::size_t>(k)])
             legendItem(kindColor(static_cast<ScheduleKind>(k)),

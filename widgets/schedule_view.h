@@ -25,6 +25,8 @@ public:
     bool barAt(const QRectF& bounds, const QPointF& pos, int* row, int* bar) const;
 
     QColor kindColor(ScheduleKind kind, int shade = 0) const;
+    // A bar with a category: the theme's series palette, lighter with shade.
+    QColor categoryColor(int category, int shade = 0) const;
     QColor bubbleColor() const;
     // Hover text of a bar: its tip, or "<kind> · <start>–<end>".
     QString barText(int row, int bar) const;

@@ -36,6 +36,9 @@ struct ScheduleBar {
     std::string label; // drawn inside the bar when it fits: "3" (micro-batch), "L2"
     int shade = 0;     // 0 = full colour; 1, 2, ... lighter (interleaved model chunks)
     std::string tip;
+    // ≥ 0: the frame's categories[category] names it and the theme's series palette colours
+    // it (jobs, failure timelines); < 0: `kind` does.
+    int category = -1;
     bool operator==(const ScheduleBar&) const = default;
 };
 
@@ -52,6 +55,13 @@ struct ScheduleFrame {
     double endS = 0.0;     // the time axis runs 0…endS
     double cursorS = -1.0; // playback position; < 0 draws the whole step with no cursor
     std::string caption;   // one line under the title: the numbers the step is about
+    // Legend names for bars with a category (a Gantt that is not a training step: "run",
+    // "checkpoint", "lost work", a job's team, ...).
+    std::vector<std::string> categories;
+    // The time axis is labelled in `axisUnit`, `axisUnitS` seconds each ("h", 3600); times in
+    // the frame stay in seconds.
+    std::string axisUnit = "s";
+    double axisUnitS = 1.0;
     bool operator==(const ScheduleFrame&) const = default;
 };
 

@@ -114,6 +114,27 @@ private slots:
         QVERIFY(!view.barAt(bounds, QPointF(1, 1), &row, &bar));
     }
 
+    void categoriesColourBarsAndNameTheLegend() {
+        ScheduleFrame f;
+        f.endS = 4;
+        f.categories = {"run", "lost work"};
+        ScheduleRow r{"job", {}, false};
+        r.bars.push_back({0, 2, ScheduleKind::Forward, "", 0, "", 1});
+        r.bars.push_back({2, 4, ScheduleKind::Forward, "", 0, "", 0});
+        f.rows = {r};
+        ScheduleView view;
+        view.setFrame(f);
+        const QImage image = render(view);
+        const QRectF bounds(QPointF(0, 0), QSizeF(kSize));
+        const QRectF lost = view.barRect(bounds, 0, 0);
+        QVERIFY(countNear(image, around(lost.center() + QPointF(lost.width() / 3, 0), 2),
+                          view.categoryColor(1), 10) > 10);
+        QCOMPARE(countNear(image, around(lost.center() + QPointF(lost.width() / 3, 0), 2),
+                           view.kindColor(ScheduleKind::Forward), 10),
+                 0);
+        QVERIFY(view.barText(0, 0).startsWith(QStringLiteral("lost work")));
+    }
+
     void emptyFramePaints() {
         ScheduleView view;
         const QImage image = render(view, QSize(300, 200));
