@@ -1,6 +1,7 @@
 #include "comm_graph_view.h"
 
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QFontMetricsF>
 #include <QPainterPath>
@@ -10,10 +11,6 @@
 namespace wb {
 
 namespace {
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 void paintArrowHead(QPainter& painter, const CommGraphLayout& layout, int edge,
                     const QColor& colour, double size) {

@@ -86,8 +86,7 @@ void FrameStage::setTheme(const Theme& theme) {
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
                    LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView,
-                   TopologyView>(
-            view, m_theme);
+                   TopologyView>(view, m_theme);
     }
     update();
 }

@@ -1,6 +1,8 @@
 #include "issue_timeline_view.h"
 
 #include "hover_tip.h"
+#include "tick_step.h"
+#include "view_text.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -14,20 +16,10 @@ namespace {
 
 constexpr int kIdle = -1;
 
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
-
-// A tick step of 1, 2 or 5 × 10^k giving about `target` ticks over `range`.
+// Whole-cycle ticks: 1, 2 or 5 × 10^k cycles, about `target` of them over `range`.
 int niceStep(int range, int target) {
-    const double raw = std::max(1.0, static_cast<double>(range) / std::max(1, target));
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (m * power >= raw) {
-            return std::max(1, static_cast<int>(m * power));
-        }
-    }
-    return std::max(1, static_cast<int>(10.0 * power));
+    return std::max(
+        1, static_cast<int>(niceTickStep(static_cast<double>(std::max(1, range)), target)));
 }
 
 } // namespace

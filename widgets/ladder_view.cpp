@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -12,10 +13,6 @@
 namespace wb {
 
 namespace {
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 // Column starts as fractions of the rung width: level, capacity, latency, bandwidth.
 constexpr std::array<double, 5> kColumns = {0.0, 0.27, 0.47, 0.73, 1.0};

@@ -1,6 +1,7 @@
 #include "memory_access_view.h"
 
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QHelpEvent>
 #include <QPainterPath>
@@ -16,10 +17,6 @@ constexpr int kLanes = 32;
 constexpr int kBanks = 32;
 constexpr int kSectorsPerLine = 4;
 constexpr std::size_t kMaxRows = 32;
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 QFont monoFont(const Theme& theme, double px, bool bold = false) {
     QFont f = theme.fontAtPixels(px, bold);

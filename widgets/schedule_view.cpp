@@ -2,6 +2,8 @@
 
 #include "engine/number_format.h"
 #include "hover_tip.h"
+#include "tick_step.h"
+#include "view_text.h"
 
 #include <QFontMetricsF>
 #include <algorithm>
@@ -11,20 +13,6 @@
 namespace wb {
 
 namespace {
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
-
-// A tick step of 1, 2 or 5 × 10^k giving about `target` ticks over `range`.
-double niceStep(double range, int target) {
-    const double raw = std::max(range / std::max(1, target), 1e-15);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0})
-        if (m * power >= raw)
-            return m * power;
-    return 10.0 * power;
-}
 
 // Compute warm, communication cool: a reader separates the two at a glance, and the
 // collectives differ from each other by hue.
@@ -289,8 +277,8 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
         // Ticks in the frame's unit (seconds by default, hours or days for long timelines).
         const bool seconds = m_frame.axisUnit == "s" || m_frame.axisUnitS <= 0;
         const double unitS = seconds ? 1.0 : m_frame.axisUnitS;
-        const double step = niceStep(m_frame.endS / unitS,
-                                     std::max(2, static_cast<int>(l.plot.width() / (em * 7))));
+        const double step = niceTickStep(m_frame.endS / unitS,
+                                         std::max(2, static_cast<int>(l.plot.width() / (em * 7))));
         for (double u = 0; u <= m_frame.endS / unitS * (1 + 1e-9); u += step) {
             const double v = u * unitS;
             const double x = xOf(l, v);

@@ -1,6 +1,7 @@
 #include "sm_grid_view.h"
 
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -12,10 +13,6 @@ namespace wb {
 namespace {
 
 constexpr int kParts = 4;
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 struct TileParts {
     QRectF label;

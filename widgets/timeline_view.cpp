@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QFontMetricsF>
 #include <QKeyEvent>
@@ -32,10 +33,6 @@ QString qs(const std::string& s) {
 
 QString duration(double ns) {
     return qs(formatSi(ns * 1e-9, "s", 3));
-}
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
 }
 
 QColor mix(const QColor& a, const QColor& b, double t) {

@@ -1,6 +1,7 @@
 #include "topology_view.h"
 
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QFontMetricsF>
 #include <QImage>
@@ -12,10 +13,6 @@
 namespace wb {
 
 namespace {
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 // `text` if it fits, else its last word ("node 12" → "12": many narrow nodes still read as
 // numbered), else elided.

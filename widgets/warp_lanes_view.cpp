@@ -1,6 +1,7 @@
 #include "warp_lanes_view.h"
 
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QHelpEvent>
 #include <QPainterPath>
@@ -13,10 +14,6 @@ namespace wb {
 namespace {
 
 constexpr int kLanes = 32;
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 QFont monoFont(const Theme& theme, double px, bool bold = false) {
     QFont f = theme.fontAtPixels(px, bold);
