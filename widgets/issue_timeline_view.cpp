@@ -118,18 +118,11 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     const Layout l = layoutFor(bounds);
     const double em = l.em;
 
-    if (!m_frame.title.empty()) {
-        const QFont titleFont = m_theme.fontAtPixels(em * 1.15, true);
-        painter.setFont(titleFont);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(titleFont, QString::fromStdString(m_frame.title), l.title.width()));
-    }
-    const QFont captionFont = m_theme.fontAtPixels(em * 1.0, true);
-    painter.setFont(captionFont);
-    painter.setPen(m_theme.foreground);
-    painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(captionFont, captionText(m_frame), l.caption.width()));
+    if (!m_frame.title.empty())
+        drawElidedLine(painter, l.title, m_theme.fontAtPixels(em * 1.15, true), m_theme.foreground,
+                       QString::fromStdString(m_frame.title));
+    drawElidedLine(painter, l.caption, m_theme.fontAtPixels(em * 1.0, true), m_theme.foreground,
+                   captionText(m_frame));
 
     const int rows = std::max(0, m_frame.schedulers);
     const int shown = std::clamp(m_frame.shownUpTo, 0, std::max(0, m_frame.cycles));

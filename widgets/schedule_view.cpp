@@ -162,20 +162,12 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
     const Layout l = layoutFor(bounds);
     const double em = l.em;
 
-    if (!m_frame.title.empty()) {
-        const QFont f = m_theme.fontAtPixels(em * 1.15, true);
-        painter.setFont(f);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(f, QString::fromStdString(m_frame.title), l.title.width()));
-    }
-    if (!m_frame.caption.empty()) {
-        const QFont f = m_theme.fontAtPixels(em * 0.95);
-        painter.setFont(f);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(f, QString::fromStdString(m_frame.caption), l.caption.width()));
-    }
+    if (!m_frame.title.empty())
+        drawElidedLine(painter, l.title, m_theme.fontAtPixels(em * 1.15, true), m_theme.foreground,
+                       QString::fromStdString(m_frame.title));
+    if (!m_frame.caption.empty())
+        drawElidedLine(painter, l.caption, m_theme.fontAtPixels(em * 0.95), m_theme.foreground,
+                       QString::fromStdString(m_frame.caption));
 
     const bool playing = m_frame.cursorS >= 0;
     const QFont labelFont = m_theme.fontAtPixels(em * 0.9);

@@ -406,14 +406,9 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
             QRectF(barLeft, scale.center().y() - barH / 2.0, barRight - barLeft, barH));
     }
 
-    if (!m_frame.caption.empty()) {
-        const QFont font = m_theme.fontAtPixels(em * 0.8);
-        painter.setFont(font);
-        painter.setPen(m_theme.muted);
-        painter.drawText(
-            layout.captionRect(), Qt::AlignLeft | Qt::AlignVCenter,
-            elided(font, QString::fromStdString(m_frame.caption), layout.captionRect().width()));
-    }
+    if (!m_frame.caption.empty())
+        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(em * 0.8), m_theme.muted,
+                       QString::fromStdString(m_frame.caption));
     painter.restore();
 }
 
