@@ -101,7 +101,8 @@ BarChartView::Layout BarChartView::layoutFor(const QRectF& bounds) const {
             labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(c.label)));
         labelW = std::min(labelW + l.em, inner.width() * 0.35);
         const double axisH = l.em * 2.6; // tick labels and the axis title
-        l.plot = QRectF(inner.left() + labelW, top, inner.width() - labelW - l.em * 0.5,
+        // The right margin keeps the last tick label inside the view.
+        l.plot = QRectF(inner.left() + labelW, top, inner.width() - labelW - l.em * 2.5,
                         std::max(0.0, inner.bottom() - top - axisH));
         l.labels = QRectF(inner.left(), top, labelW, l.plot.height());
         l.lane = l.plot.height() / n;
@@ -370,10 +371,14 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setPen(m_theme.foreground);
         const QString label = QString::fromStdString(cat.label);
         if (horiz) {
-            painter.drawText(QRectF(l.labels.left(), lane.top() - l.lane * 0.2,
-                                    l.labels.width() - em * 0.5, l.lane),
-                             Qt::AlignRight | Qt::AlignVCenter,
-                             elided(lf, label, l.labels.width() - em * 0.5));
+            // Long labels wrap within the lane; a one-line lane elides instead.
+            const QRectF box(l.labels.left(), lane.top() - l.lane * 0.2,
+                             l.labels.width() - em * 0.5, l.lane);
+            const bool roomy = box.height() >= QFontMetricsF(lf).height() * 2.2;
+            painter.drawText(box,
+                             static_cast<int>(Qt::AlignRight | Qt::AlignVCenter) |
+                                 (roomy ? static_cast<int>(Qt::TextWordWrap) : 0),
+                             roomy ? label : elided(lf, label, box.width()));
         } else {
             const QRectF box(lane.center().x() - l.lane / 2 + 2, l.labels.top() + em * 0.2,
                              l.lane - 4, l.labels.height() - em * 0.2);

@@ -14,7 +14,7 @@ namespace wb {
 namespace {
 
 // Shapes for the activation terms (s, b, h, a, L). The 7.5B model is ZeRO's Figure 1 example;
-// the paper gives only Ψ, so its shape is illustrative (12·L·h² ≈ 7.2B). GPT-3 175B is
+// the paper gives only Ψ, so its shape is illustrative (12·L·h² ≈ 6.4B). GPT-3 175B is
 // Megatron-LM's (FACTS §9.3), 70B and 13B the usual Llama-style shapes.
 struct ModelShape {
     const char* id;
@@ -22,7 +22,7 @@ struct ModelShape {
     int layers, hidden, heads;
 };
 constexpr ModelShape kShapes[] = {
-    {"zero-7.5b", 7.5e9, 36, 4096, 32},
+    {"zero-7.5b", 7.5e9, 32, 4096, 32},
     {"gpt3-175b", 175e9, 96, 12288, 96},
     {"70b", 70e9, 80, 8192, 64},
     {"13b", 13e9, 40, 5120, 40},
@@ -61,7 +61,7 @@ BarCategory budgetBar(const std::string& label, const MemoryBudget& b, const std
 }
 
 BarReference hbmLine(const GpuSpec& gpu, double hbm) {
-    return {hbm, gpu.name + " HBM " + gb(hbm)};
+    return {hbm, "HBM of one " + gpu.name};
 }
 
 std::string fitText(double total, double hbm) {
@@ -254,9 +254,7 @@ Frames forcedLayout(const Budget& b, double t) {
         for (std::size_t i = 0; i < std::min<std::size_t>(5, b.fits.size()); ++i)
             facts.rows.push_back({std::to_string(i + 1) + ". " + layoutName(b.fits[i].layout),
                                   gb(b.fits[i].budget.total()),
-                                  "layoutsThatFit: model parallelism, ZeRO-3's +50 % traffic "
-                                  "and recompute's FLOPs cost, in that order",
-                                  i == 0});
+                                  "least TP·PP, then ZeRO stage, then recompute", i == 0});
     }
     bars.push_back({"yours", LayoutFit{b.layout, b.yours}});
     // Bars appear one by one, the verdict last.
@@ -309,8 +307,8 @@ std::vector<ParamSpec> MemoryBudgetScenario::parameters() const {
                           "HBM capacity from the catalogue"),
         ParamSpec::choice("optimizer", "Optimizer", {"adam", "sgd"}, "adam"),
         ParamSpec::choice("precision", "Precision", {"bf16-mixed", "fp32"}, "bf16-mixed"),
-        ParamSpec::integer("tp", "Tensor parallel TP", "", 1, 64, 1, true),
-        ParamSpec::integer("pp", "Pipeline parallel PP", "", 1, 96, 1, true),
+        ParamSpec::integer("tp", "Tensor parallel TP", "", 1, 8, 1, true, "within one 8-GPU node"),
+        ParamSpec::integer("pp", "Pipeline parallel PP", "", 1, 32, 1, true, "divides the layers"),
         ParamSpec::integer("zero", "ZeRO stage", "", 0, 3, 0),
         ParamSpec::choice("sp", "Sequence parallel", {"off", "on"}, "off", "needs TP > 1"),
         ParamSpec::choice("recompute", "Activation recompute", {"none", "selective", "full"},
@@ -360,10 +358,10 @@ Story MemoryBudgetScenario::build(const Params& p) const {
     b->all = layoutsThatFit(b->model, gpus, 1e30);
 
     Story story;
-    story.provenance = "modeled on CPU: " + shapeId + " (" + formatSi(shape.params, "") +
-                       " parameters) on " + std::to_string(gpus) + " × " + gpu.name + ", " +
-                       optimizerName(b->model.optimizer) + " " +
-                       trainingPrecisionName(b->model.precision);
+    story.provenance =
+        "modeled on CPU: " + shapeId + " (" + formatSignificant(shape.params / 1e9, 3) +
+        "B parameters) on " + std::to_string(gpus) + " × " + gpu.name + ", " +
+        optimizerName(b->model.optimizer) + " " + trainingPrecisionName(b->model.precision);
     story.steps.push_back(
         {"Model states: 16 bytes per parameter, then ZeRO",
          "Mixed-precision Adam keeps bf16 weights and gradients plus fp32 master weights, "
