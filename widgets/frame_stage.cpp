@@ -1,5 +1,6 @@
 #include "frame_stage.h"
 
+#include "bar_chart_view.h"
 #include "chart_view.h"
 #include "comm_graph_view.h"
 #include "facts_view.h"
@@ -35,6 +36,7 @@ template <> struct ViewFor<TimelineFrame> { using type = TimelineView; };
 template <> struct ViewFor<CommGraphFrame> { using type = CommGraphView; };
 template <> struct ViewFor<ScheduleFrame> { using type = ScheduleView; };
 template <> struct ViewFor<TopologyFrame> { using type = TopologyView; };
+template <> struct ViewFor<BarChartFrame> { using type = BarChartView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -86,7 +88,7 @@ void FrameStage::setTheme(const Theme& theme) {
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
                    LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView,
-                   TopologyView>(view, m_theme);
+                   TopologyView, BarChartView>(view, m_theme);
     }
     update();
 }

@@ -8,6 +8,8 @@
 #include "gpu/warp_divergence_scenario.h"
 #include "parallel/fabric_mapping_scenario.h"
 #include "parallel/parallelism_strategies_scenario.h"
+#include "planning/memory_budget_scenario.h"
+#include "planning/scale_fluency_scenario.h"
 #include "roofline/roofline_scenario.h"
 #include "triage/slowdown_triage_scenario.h"
 
@@ -27,6 +29,8 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
         v.push_back(std::make_unique<FabricMappingScenario>());
         v.push_back(std::make_unique<SlowdownTriageScenario>());
+        v.push_back(std::make_unique<MemoryBudgetScenario>());
+        v.push_back(std::make_unique<ScaleFluencyScenario>());
         return v;
     }();
     return list;

@@ -1,5 +1,6 @@
 #pragma once
 // The frames one step shows at one moment. Widgets render these structs and nothing else.
+#include "frames/bar_chart_frame.h"
 #include "frames/chart_frame.h"
 #include "frames/comm_graph_frame.h"
 #include "frames/facts_frame.h"
@@ -21,7 +22,7 @@ namespace wb {
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
                  LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
-                 TopologyFrame>;
+                 TopologyFrame, BarChartFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -13,10 +13,7 @@ namespace wb {
 namespace {
 
 constexpr double kSecondsPerDay = 86400.0;
-constexpr double kBestPublishedMfu = 0.563;    // Korthikanti Table 5, 1T on A100 (FACTS §7)
 constexpr double kEffectiveTrainingTime = 0.9; // Llama 3: "higher than 90%" (FACTS §4.3)
-constexpr double kStoragePeakBytesPerS = 7e12; // Llama 3's Tectonic peak (FACTS §4.1)
-constexpr double kStorageSustainedBytesPerS = 2e12;
 constexpr double kUnlikely = 0.01; // a Poisson tail below 1 % is called improbable
 
 void check(bool ok, const char* message) {

@@ -15,6 +15,11 @@
 
 namespace wb {
 
+// The reference figures the check compares with; scenarios print the same constants.
+inline constexpr double kBestPublishedMfu = 0.563;    // Korthikanti Table 5, 1T on A100 (§7)
+inline constexpr double kStoragePeakBytesPerS = 7e12; // Llama 3's Tectonic peak (§4.1)
+inline constexpr double kStorageSustainedBytesPerS = 2e12;
+
 struct Claims {
     int gpus = 1;
     double params = 0.0;       // N

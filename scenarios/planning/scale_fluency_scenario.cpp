@@ -1,0 +1,504 @@
+#include "planning/scale_fluency_scenario.h"
+
+#include "catalogue/hardware_catalogue.h"
+#include "engine/number_format.h"
+#include "parallel/memory_budget.h"
+#include "planning/claims_check.h"
+#include "roofline/roofline_model.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+namespace wb {
+
+namespace {
+
+// Published claims, each number with where it comes from (FACTS.md).
+struct Preset {
+    const char* id;
+    const char* gpu;
+    Claims claims;
+    const char* source;    // short, for every claim
+    const char* mfuNote;   // how the MFU was obtained
+    const char* tokenNote; // how the tokens were obtained
+};
+
+Claims claimsOf(int gpus, double params, double tokens, double days, std::optional<double> mfu,
+                std::optional<double> ckptBytes, std::optional<double> ckptS,
+                std::optional<double> failures) {
+    Claims c;
+    c.gpus = gpus;
+    c.params = params;
+    c.tokens = tokens;
+    c.days = days;
+    c.mfu = mfu;
+    c.checkpointBytes = ckptBytes;
+    c.checkpointSeconds = ckptS;
+    c.failures = failures;
+    return c;
+}
+
+// Llama 3's tokens for the 54-day snapshot are DERIVED (the paper's total is not in FACTS):
+// Table 4's 400 TFLOP/s per GPU on 16,384 GPUs for 54 days at 90 % effective time, ÷ 6N.
+const double kLlamaSnapshotTokens = 400e12 * 16384 * 54 * 86400 * 0.9 / (6 * 405e9);
+
+const std::vector<Preset>& presets() {
+    static const std::vector<Preset> list = {
+        {"megatron-gpt3-175b", "a100-sxm-80gb",
+         // 140 TFLOP/s per GPU counts the recompute pass (8TP/(nX)); MFU counts 6 of those 8.
+         claimsOf(1024, 175e9, 300e9, 34, 140.0 * 6.0 / 8.0 / 312.0, std::nullopt, std::nullopt,
+                  std::nullopt),
+         "Narayanan et al. SC'21 (FACTS §9.3)",
+         "140 TFLOP/s per GPU counts recompute (8TP/(nX)): 140 · 6/8 ÷ 312 (FACTS §9.3)",
+         "300B tokens, Narayanan et al. SC'21 (FACTS §9.3)"},
+        {"llama3-405b", "h100-sxm",
+         claimsOf(16384, 405e9, kLlamaSnapshotTokens, 54, 0.41, std::nullopt, std::nullopt, 419),
+         "Llama 3, 54-day snapshot (FACTS §4.1, §4.3)",
+         "Llama 3 Table 4: 41 % at 16,384 GPUs (FACTS §4.2)",
+         "DERIVED: Table 4's 400 TFLOP/s per GPU × 54 days × 90 % effective ÷ 6N"},
+        {"impossible", "h100-sxm", claimsOf(64, 70e9, 2e12, 7, 0.6, 100e9, 2, 0),
+         "an invented resume line", "claimed", "claimed"},
+    };
+    return list;
+}
+
+std::vector<std::string> presetIds() {
+    std::vector<std::string> ids;
+    for (const Preset& p : presets())
+        ids.emplace_back(p.id);
+    return ids;
+}
+
+std::string pct(double fraction) {
+    return formatSignificant(100.0 * fraction, 3) + " %";
+}
+
+// Parameters and tokens as people write them: 175B, 2T.
+std::string count(double v) {
+    if (v >= 1e12)
+        return formatSignificant(v / 1e12, 3) + "T";
+    if (v >= 1e9)
+        return formatSignificant(v / 1e9, 3) + "B";
+    return formatSi(v, "");
+}
+
+std::string sci(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return text;
+}
+
+enum class Topic { Compute, Memory, Checkpoint, Failures };
+
+// Which check an issue or probe came from, by the quantity it names.
+Topic topicOf(const std::string& text) {
+    if (text.find("MFU") != std::string::npos || text.find("6·N·D") != std::string::npos)
+        return Topic::Compute;
+    if (text.find("interruption") != std::string::npos || text.find("failure") != std::string::npos)
+        return Topic::Failures;
+    if (text.find("checkpoint") != std::string::npos || text.find("storage") != std::string::npos ||
+        text.find("B/s") != std::string::npos)
+        return Topic::Checkpoint;
+    return Topic::Memory;
+}
+
+// Greedy word wrap: a facts row shows one line of text, and a finding is a paragraph.
+std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t space = text.find(' ', at);
+        const std::string word =
+            text.substr(at, space == std::string::npos ? std::string::npos : space - at);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            lines.push_back(line);
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        at = space == std::string::npos ? text.size() : space + 1;
+    }
+    if (!line.empty())
+        lines.push_back(line);
+    return lines;
+}
+
+// "physically impossible: 6·N·D = ..." → a header row {"physically impossible", topic} and
+// the explanation wrapped into rows of its own, so no number is elided.
+void addParagraph(std::vector<FactRow>& rows, const std::string& text, const std::string& topic,
+                  bool emphasis, const char* fallbackKind) {
+    const auto colon = text.find(": ");
+    const bool kinded = colon != std::string::npos && colon < 40;
+    rows.push_back({kinded ? text.substr(0, colon) : fallbackKind, topic, "", emphasis});
+    for (const std::string& line : wrapped(kinded ? text.substr(colon + 2) : text, 58))
+        rows.push_back({line, "", ""});
+}
+
+struct Checked {
+    std::string presetId, presetSource, mfuNote, tokenNote;
+    Claims claims;
+    ClaimsGpu gpu;
+    ClaimsVerdict verdict;
+};
+
+void addFindings(FactsFrame& f, const Checked& c, Topic topic, const std::string& name) {
+    bool any = false;
+    for (const std::string& issue : c.verdict.issues)
+        if (topicOf(issue) == topic) {
+            addParagraph(f.rows, issue, name, true, "issue");
+            any = true;
+        }
+    for (const std::string& probe : c.verdict.probes)
+        if (topicOf(probe) == topic)
+            addParagraph(f.rows, probe, name, false, "probe");
+    if (!any)
+        f.rows.push_back({"verdict", "consistent", "no " + name + " check failed"});
+}
+
+Frames claimsSheet(const Checked& c) {
+    const Claims& k = c.claims;
+    FactsFrame f;
+    f.title = "The claims (" + c.presetId + ")";
+    const std::string src = c.presetSource;
+    f.rows = {
+        {"GPUs", std::to_string(k.gpus) + " × " + c.gpu.name, src},
+        {"model size N", count(k.params) + " parameters", src},
+        {"tokens D", count(k.tokens), c.tokenNote},
+        {"wall-clock", formatSignificant(k.days, 3) + " days", src},
+        {"MFU", k.mfu ? pct(*k.mfu) : std::string("not claimed"), c.mfuNote},
+        {"checkpoint",
+         k.checkpointBytes ? formatBytes(*k.checkpointBytes) +
+                                 (k.checkpointSeconds ? " in " + formatSi(*k.checkpointSeconds, "s")
+                                                      : std::string())
+                           : std::string("not claimed"),
+         src},
+        {"failures seen",
+         k.failures ? formatSignificant(*k.failures, 4) : std::string("not claimed"), src},
+    };
+    FactsFrame w;
+    w.title = "What they are checked with";
+    w.rows = {
+        {"peak per GPU", formatSi(c.gpu.peakFlops, "FLOP/s"),
+         c.gpu.name + " dense BF16, hardware catalogue"},
+        {"HBM per GPU", formatBytes(c.gpu.hbmBytes), "hardware catalogue"},
+        {"training FLOPs", "6·N·D", "Kaplan et al. §2.1 (FACTS §9.4)"},
+        {"best published MFU", pct(kBestPublishedMfu), "Korthikanti Table 5, 1T model (FACTS §7)"},
+        {"model states", "16 bytes × N", "ZeRO §3.1 (FACTS §6)"},
+        {"interruptions",
+         formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3) + " per 1000 GPU-days",
+         "Llama 3: 419 in 54 days on 16,384 GPUs (FACTS §4.3)"},
+        {"storage", "2 TB/s sustained, 7 TB/s peak", "Llama 3's Tectonic (FACTS §4.1)"},
+    };
+    return Frames{{f, w}};
+}
+
+Frames computeCheck(const Checked& c, double t) {
+    const ClaimsVerdict& v = c.verdict;
+    BarChartFrame b;
+    b.title = "MFU: what the days imply against what is claimed";
+    b.caption = "6·N·D = " + sci(v.trainingFlops) + " FLOP ÷ (" + std::to_string(c.claims.gpus) +
+                " GPUs × " + formatSi(c.gpu.peakFlops, "FLOP/s") + " × " +
+                formatSignificant(c.claims.days, 3) + " days)";
+    b.series = {"implied by the claims", "claimed", "published reference"};
+    b.unit = BarValueUnit::Percent;
+    b.axisTitle = "fraction of dense BF16 peak";
+    b.horizontal = true;
+    b.references = {{1.0, "100 % of peak"}};
+    b.axisMax = std::max({v.impliedMfu, c.claims.mfu.value_or(0.0), 1.0});
+    struct Bar {
+        std::string label;
+        double value;
+        int series;
+        std::string tip;
+    };
+    const std::vector<Bar> bars = {
+        {"implied by N, D, GPUs, days", v.impliedMfu, 0,
+         "6ND ÷ (GPUs × peak × wall time) = " + pct(v.impliedMfu)},
+        {"claimed", c.claims.mfu.value_or(0.0), 1,
+         c.claims.mfu ? "claimed " + pct(*c.claims.mfu) : std::string("no MFU claimed")},
+        {"best published (1T, A100)", kBestPublishedMfu, 2, "Korthikanti Table 5: 56.3 %"},
+        {"Llama 3 at 16K GPUs", 0.41, 2, "Llama 3 Table 4: 38–43 %"},
+    };
+    const int shown = std::clamp(static_cast<int>(t * 4.0) + 1, 1, 4);
+    for (std::size_t i = 0; i < bars.size(); ++i)
+        b.categories.push_back(
+            {bars[i].label,
+             {{static_cast<int>(i) < shown ? bars[i].value : 0.0, bars[i].series, bars[i].tip}},
+             bars[i].tip});
+    b.emphasis = 0;
+    FactsFrame f;
+    f.title = "Compute";
+    f.rows = {
+        {"6·N·D", sci(v.trainingFlops) + " FLOP", "Kaplan et al. (FACTS §9.4)"},
+        {"implied MFU", pct(v.impliedMfu), "PaLM's MFU (FACTS §9.4)", true},
+        {"days at 100 % of peak", formatSignificant(v.impliedMfu * c.claims.days, 3),
+         "6ND ÷ (GPUs × peak)"},
+    };
+    if (c.claims.mfu)
+        f.rows.push_back({"days at the claimed MFU", formatSignificant(v.daysAtClaimedMfu, 3),
+                          "6ND ÷ (GPUs × peak × MFU)"});
+    addFindings(f, c, Topic::Compute, "compute");
+    return Frames{{b, f}};
+}
+
+Frames memoryCheck(const Checked& c, double t) {
+    const StateBytesPerParam k = stateBytesPerParam(Optimizer::Adam, TrainingPrecision::Bf16Mixed);
+    BarChartFrame b;
+    b.title = "Model states per GPU at best: 16 bytes × N over every GPU";
+    b.caption =
+        "ZeRO-3 over all " + std::to_string(c.claims.gpus) +
+        " GPUs, before a single activation: " + formatBytes(c.verdict.modelStateBytesPerGpu);
+    b.series = {"weights", "gradients", "optimizer state"};
+    b.unit = BarValueUnit::Bytes;
+    b.axisTitle = "bytes per GPU";
+    b.references = {{c.gpu.hbmBytes, c.gpu.name + " HBM " + formatBytes(c.gpu.hbmBytes)}};
+    // ZeRO-1 and ZeRO-3 over all GPUs: what a plain and a fully sharded run must hold.
+    const int shown = t < 0.5 ? 1 : 2;
+    for (int z : {3, 1}) {
+        const ModelStates s = modelStatesPerGpu(c.claims.params, z, c.claims.gpus, k);
+        const bool visible = (z == 3) || shown == 2;
+        b.categories.push_back(
+            {"ZeRO-" + std::to_string(z) + " over " + std::to_string(c.claims.gpus) + " GPUs",
+             {{visible ? s.weights : 0.0, 0, "weights " + formatBytes(s.weights)},
+              {visible ? s.gradients : 0.0, 1, "gradients " + formatBytes(s.gradients)},
+              {visible ? s.optimizer : 0.0, 2, "optimizer state " + formatBytes(s.optimizer)}},
+             "ZeRO §5 (FACTS §6)"});
+        b.axisMax = std::max(b.axisMax, s.total());
+    }
+    b.emphasis = 0;
+    FactsFrame f;
+    f.title = "Memory";
+    f.rows = {{"model states per GPU", formatBytes(c.verdict.modelStateBytesPerGpu),
+               "16Ψ ÷ GPUs, ZeRO-3 (FACTS §6)", true},
+              {"HBM", formatBytes(c.gpu.hbmBytes), c.gpu.name + ", hardware catalogue"}};
+    addFindings(f, c, Topic::Memory, "memory");
+    return Frames{{b, f}};
+}
+
+Frames checkpointCheck(const Checked& c, double t) {
+    const ClaimsVerdict& v = c.verdict;
+    BarChartFrame b;
+    b.title = "Checkpoint: what it must hold";
+    b.series = {"claimed", "weights (2 bytes × N)", "optimizer state (12 bytes × N)"};
+    b.unit = BarValueUnit::Bytes;
+    b.axisTitle = "bytes";
+    b.horizontal = true;
+    const double claimed = c.claims.checkpointBytes.value_or(0.0);
+    b.caption =
+        c.claims.checkpointBytes
+            ? "claimed " + formatBytes(claimed) + "; BF16 weights alone are " +
+                  formatBytes(v.weightBytes) + ", resumable state " +
+                  formatBytes(v.resumableStateBytes)
+            : "no checkpoint claimed: a resumable one holds " + formatBytes(v.resumableStateBytes);
+    const bool second = t >= 0.5;
+    b.categories = {
+        {"claimed", {{claimed, 0, "claimed " + formatBytes(claimed)}}, ""},
+        {"weights only", {{second ? v.weightBytes : 0.0, 1, "2 bytes × N"}}, ""},
+        {"weights + Adam state",
+         {{second ? v.weightBytes : 0.0, 1, "2 bytes × N"},
+          {second ? v.resumableStateBytes - v.weightBytes : 0.0, 2,
+           "fp32 master weights, momentum, variance: 12 bytes × N"}},
+         ""},
+    };
+    b.axisMax = std::max(claimed, v.resumableStateBytes);
+    b.emphasis = 0;
+    FactsFrame f;
+    f.title = "Checkpoint";
+    f.rows = {{"weights + Adam state", formatBytes(v.resumableStateBytes),
+               "14 bytes × N (ZeRO §3.1, FACTS §6)"}};
+    if (v.checkpointBandwidth > 0)
+        f.rows.push_back({"write bandwidth", formatSi(v.checkpointBandwidth, "B/s"),
+                          "Llama 3's storage: 2 TB/s sustained, 7 TB/s peak (FACTS §4.1)", true});
+    addFindings(f, c, Topic::Checkpoint, "checkpoint");
+    return Frames{{b, f}};
+}
+
+Frames failureCheck(const Checked& c, double t) {
+    const ClaimsVerdict& v = c.verdict;
+    BarChartFrame b;
+    b.title = "Failures: what " + std::to_string(c.claims.gpus) + " GPUs over " +
+              formatSignificant(c.claims.days, 3) + " days should have seen";
+    b.caption = "Llama 3's rate: 419 ÷ (16,384 GPUs × 54 days) = " +
+                formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3) + " per 1000 GPU-days";
+    b.series = {"expected at Llama 3's rate", "claimed"};
+    b.axisTitle = "unexpected interruptions";
+    // The expectation accumulates over the run as t goes from the first day to the last.
+    const double expectedSoFar = v.expectedFailures * std::clamp(t, 0.0, 1.0);
+    b.categories = {
+        {"expected",
+         {{expectedSoFar, 0, formatSignificant(v.expectedFailures, 3) + " over the run"}},
+         ""},
+        {"claimed",
+         {{c.claims.failures.value_or(0.0), 1, c.claims.failures ? "claimed" : "not claimed"}},
+         ""},
+    };
+    b.axisMax = std::max(v.expectedFailures, c.claims.failures.value_or(0.0));
+    FactsFrame f;
+    f.title = "Failures";
+    f.rows = {
+        {"expected", formatSignificant(v.expectedFailures, 3), "rate × GPUs × days (FACTS §4.5)",
+         true},
+        {"claimed",
+         c.claims.failures ? formatSignificant(*c.claims.failures, 4) : std::string("not claimed"),
+         c.presetSource}};
+    addFindings(f, c, Topic::Failures, "failures");
+    return Frames{{b, f}};
+}
+
+Frames verdict(const Checked& c) {
+    const ClaimsVerdict& v = c.verdict;
+    FactsFrame f;
+    f.title = v.consistent ? "Verdict: consistent"
+                           : "Verdict: " + std::to_string(v.issues.size()) + " inconsistencies";
+    const char* names[4] = {"compute", "memory", "checkpoint", "failures"};
+    for (const std::string& issue : v.issues)
+        addParagraph(f.rows, issue, names[static_cast<int>(topicOf(issue))], true, "issue");
+    if (v.consistent)
+        f.rows.push_back(
+            {"all checks", "consistent", "6ND, MFU, memory, checkpoint and failures agree", true});
+    FactsFrame probes;
+    probes.title = "What an interviewer would probe next";
+    for (const std::string& p : v.probes)
+        addParagraph(probes.rows, p, names[static_cast<int>(topicOf(p))], false, "probe");
+    addParagraph(probes.rows,
+                 "the recipe: global batch, sequence length, TP × PP × DP, recompute: does "
+                 "the memory budget of each GPU add up?",
+                 "always", false, "probe");
+    return Frames{{f, probes}};
+}
+
+} // namespace
+
+std::string ScaleFluencyScenario::question() const {
+    return "A resume says: N GPUs, a model of this size, this many tokens, in so many days, at "
+           "this MFU. Do the numbers agree with each other?";
+}
+
+std::string ScaleFluencyScenario::answer() const {
+    return R"(**Five numbers pin each other down.**
+- **Compute:** training takes 6·N·D FLOPs (Kaplan et al.). Divided by GPUs × dense peak × wall-clock, that is the **implied MFU**. Above 100 % is physics, above 56.3 % (the best published, Korthikanti's 1T model) needs explaining; Llama 3 reports 38–43 %.
+- **A claimed MFU** predicts the days: 6ND ÷ (GPUs × peak × MFU). Far fewer days than that is impossible; far more means idle time or an inflated MFU. Megatron-LM's 140 TFLOP/s per GPU counts the recompute pass (8TP/(nX)); as MFU that is 33.7 %.
+- **Memory:** mixed-precision Adam needs **16 bytes per parameter** (ZeRO §3.1); even sharded over every GPU it must fit in HBM.
+- **Checkpoint:** at least the BF16 weights (2N bytes), 14N with the optimizer state to resume; writing it faster than Llama 3's 7 TB/s storage peak needs a story.
+- **Failures:** Llama 3 saw 419 unexpected interruptions in 54 days on 16,384 GPUs; a large run claiming none is improbable.)";
+}
+
+std::vector<SourceRef> ScaleFluencyScenario::sources() const {
+    return {
+        {"Kaplan et al., Scaling Laws for Neural Language Models (6ND)",
+         "https://arxiv.org/abs/2001.08361"},
+        {"Chowdhery et al., PaLM (MFU, Appendix B)", "https://arxiv.org/abs/2204.02311"},
+        {"Narayanan et al., Megatron-LM on GPU clusters (SC'21)",
+         "https://arxiv.org/abs/2104.04473"},
+        {"Grattafiori et al., The Llama 3 Herd of Models", "https://arxiv.org/abs/2407.21783"},
+        {"Rajbhandari et al., ZeRO (SC'20)", "https://arxiv.org/abs/1910.02054"},
+        {"Korthikanti et al., Reducing Activation Recomputation (Table 5)",
+         "https://arxiv.org/abs/2205.05198"},
+    };
+}
+
+std::vector<ParamSpec> ScaleFluencyScenario::parameters() const {
+    std::vector<std::string> gpus = {"preset"};
+    for (const std::string& id : HardwareCatalogue::builtin().ids())
+        gpus.push_back(id);
+    const char* keep = "0 keeps the preset's claim";
+    return {
+        ParamSpec::choice("claims", "Claims", presetIds(), "megatron-gpt3-175b",
+                          "published runs and an impossible one"),
+        ParamSpec::choice("gpu", "GPU", gpus, "preset", "peak and HBM from the catalogue"),
+        ParamSpec::integer("gpus", "GPUs", "", 0, 100000, 0, false, keep),
+        ParamSpec::real("params-b", "Model size", "B params", 0, 10000, 0, false, keep),
+        ParamSpec::real("tokens-b", "Tokens", "B", 0, 100000, 0, false, keep),
+        ParamSpec::real("days", "Wall-clock", "days", 0, 1000, 0, false, keep),
+        ParamSpec::real("mfu-pct", "Claimed MFU", "%", 0, 100, 0, false, keep),
+        ParamSpec::real("checkpoint-gb", "Checkpoint size", "GB", 0, 100000, 0, false, keep),
+        ParamSpec::real("checkpoint-s", "Checkpoint write time", "s", 0, 100000, 0, false, keep),
+        ParamSpec::integer("failures", "Failures seen", "", -1, 100000, -1, false,
+                           "-1 keeps the preset's claim"),
+    };
+}
+
+Story ScaleFluencyScenario::build(const Params& p) const {
+    const std::string presetId = p.text("claims");
+    const Preset& preset = *std::find_if(presets().begin(), presets().end(),
+                                         [&](const Preset& x) { return presetId == x.id; });
+    auto c = std::make_shared<Checked>();
+    c->presetId = presetId;
+    c->presetSource = preset.source;
+    c->mfuNote = preset.mfuNote;
+    c->tokenNote = preset.tokenNote;
+    Claims& k = c->claims;
+    k = preset.claims;
+    bool edited = false;
+    auto keepOr = [&](const char* name, double scale, auto apply) {
+        const double v = p.number(name);
+        if (v > 0) {
+            apply(v * scale);
+            edited = true;
+        }
+    };
+    keepOr("gpus", 1.0, [&](double v) { k.gpus = static_cast<int>(v); });
+    keepOr("params-b", 1e9, [&](double v) { k.params = v; });
+    keepOr("tokens-b", 1e9, [&](double v) { k.tokens = v; });
+    keepOr("days", 1.0, [&](double v) { k.days = v; });
+    keepOr("mfu-pct", 0.01, [&](double v) { k.mfu = v; });
+    keepOr("checkpoint-gb", 1e9, [&](double v) { k.checkpointBytes = v; });
+    keepOr("checkpoint-s", 1.0, [&](double v) { k.checkpointSeconds = v; });
+    if (p.integer("failures") >= 0) {
+        k.failures = static_cast<double>(p.integer("failures"));
+        edited = true;
+    }
+    const std::string gpuId = p.text("gpu") == "preset" ? preset.gpu : p.text("gpu");
+    const GpuSpec& spec = *HardwareCatalogue::builtin().find(gpuId);
+    if (gpuId != preset.gpu)
+        edited = true;
+    if (edited) {
+        c->presetSource = std::string("edited from ") + preset.source;
+        c->mfuNote = "edited from " + c->mfuNote;
+        c->tokenNote = "edited from " + c->tokenNote;
+    }
+    c->gpu.name = spec.name;
+    c->gpu.peakFlops = peakTflops(spec, Precision::BF16).value_or(0.0) * 1e12;
+    c->gpu.hbmBytes = spec.value("memory_gb") * 1e9;
+    c->verdict = checkClaims(k, c->gpu);
+
+    Story story;
+    story.provenance = "modeled on CPU: claims '" + presetId + "'" + (edited ? " (edited)" : "") +
+                       " checked against 6ND, " + spec.name + " peak and HBM, Llama 3's rates";
+    const std::string n = std::to_string(c->verdict.issues.size());
+    story.steps.push_back({"The claims sheet",
+                           "Seven numbers from a paper or a resume, and the references they are "
+                           "checked against: the GPU's peak and memory from the catalogue, "
+                           "published MFUs, ZeRO's bytes per parameter, Llama 3's failure rate "
+                           "and storage bandwidth.",
+                           5.0, [c](double) { return claimsSheet(*c); }});
+    story.steps.push_back({"Compute: 6·N·D against GPUs × peak × days",
+                           "The FLOPs a run needs are fixed by its size and tokens; the GPUs and "
+                           "the days give the FLOPs available. Their ratio is the MFU the claims "
+                           "imply, whatever MFU is claimed.",
+                           6.0, [c](double t) { return computeCheck(*c, t); }});
+    story.steps.push_back({"Memory: 16 bytes per parameter",
+                           "Even fully sharded over every GPU (ZeRO-3), the weights, gradients "
+                           "and Adam state must fit in HBM before any activation.",
+                           5.0, [c](double t) { return memoryCheck(*c, t); }});
+    story.steps.push_back({"Checkpoint: size and write speed",
+                           "A checkpoint that resumes training holds the weights and the "
+                           "optimizer state; its size over its write time is a bandwidth the "
+                           "storage must deliver.",
+                           5.0, [c](double t) { return checkpointCheck(*c, t); }});
+    story.steps.push_back({"Failures: what the cluster should have seen",
+                           "At Llama 3's rate of unexpected interruptions, GPUs × days predicts "
+                           "how many the run met; far fewer is improbable, far more says the "
+                           "cluster was unhealthy.",
+                           6.0, [c](double t) { return failureCheck(*c, t); }});
+    story.steps.push_back(
+        {c->verdict.consistent ? "Verdict: the claims agree" : "Verdict: " + n + " inconsistencies",
+         "Every finding with the numbers behind it, and the questions that "
+         "would come next in an interview.",
+         5.0, [c](double) { return verdict(*c); }});
+    return story;
+}
+
+} // namespace wb
