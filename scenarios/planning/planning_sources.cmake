@@ -6,5 +6,6 @@ target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cluster_scheduler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_placement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/job_trace.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scheduler_scenario.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/calc/planning_calc.cpp
 )
