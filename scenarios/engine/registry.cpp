@@ -10,6 +10,7 @@
 #include "parallel/parallelism_strategies_scenario.h"
 #include "planning/memory_budget_scenario.h"
 #include "planning/scale_fluency_scenario.h"
+#include "planning/scheduler_scenario.h"
 #include "roofline/roofline_scenario.h"
 #include "triage/slowdown_triage_scenario.h"
 
@@ -31,6 +32,7 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<SlowdownTriageScenario>());
         v.push_back(std::make_unique<MemoryBudgetScenario>());
         v.push_back(std::make_unique<ScaleFluencyScenario>());
+        v.push_back(std::make_unique<SchedulerScenario>());
         return v;
     }();
     return list;

@@ -8,5 +8,6 @@ target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/job_trace.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_budget_scenario.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scale_fluency_scenario.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scheduler_scenario.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/calc/planning_calc.cpp
 )
