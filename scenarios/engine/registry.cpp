@@ -8,6 +8,8 @@
 #include "gpu/warp_divergence_scenario.h"
 #include "parallel/fabric_mapping_scenario.h"
 #include "parallel/parallelism_strategies_scenario.h"
+#include "reliability/failures_checkpoint_scenario.h"
+#include "reliability/silent_hang_scenario.h"
 #include "roofline/roofline_scenario.h"
 #include "triage/slowdown_triage_scenario.h"
 
@@ -26,6 +28,8 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<RingAllReduceScenario>());
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
         v.push_back(std::make_unique<FabricMappingScenario>());
+        v.push_back(std::make_unique<FailuresCheckpointScenario>());
+        v.push_back(std::make_unique<SilentHangScenario>());
         v.push_back(std::make_unique<SlowdownTriageScenario>());
         return v;
     }();
