@@ -11,6 +11,8 @@
 #include "planning/memory_budget_scenario.h"
 #include "planning/scale_fluency_scenario.h"
 #include "planning/scheduler_scenario.h"
+#include "reliability/failures_checkpoint_scenario.h"
+#include "reliability/silent_hang_scenario.h"
 #include "roofline/roofline_scenario.h"
 #include "triage/slowdown_triage_scenario.h"
 
@@ -29,6 +31,8 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<RingAllReduceScenario>());
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
         v.push_back(std::make_unique<FabricMappingScenario>());
+        v.push_back(std::make_unique<FailuresCheckpointScenario>());
+        v.push_back(std::make_unique<SilentHangScenario>());
         v.push_back(std::make_unique<SlowdownTriageScenario>());
         v.push_back(std::make_unique<MemoryBudgetScenario>());
         v.push_back(std::make_unique<ScaleFluencyScenario>());

@@ -1,0 +1,32 @@
+#pragma once
+// C1 "A 16K-GPU job fails every three hours. How often should it checkpoint?": Llama 3's
+// interruption record, a Monte Carlo run of the synchronous job (runs, checkpoints, lost work,
+// restarts), goodput against the checkpoint interval with Young's and Daly's optima beside the
+// simulated one, and stragglers found by a robust outlier rule.
+#include "engine/scenario.h"
+#include "reliability/failure_simulator.h"
+
+namespace wb {
+
+// The job the scenario simulates: one source per Llama 3 Table 5 row (its share of failures
+// as published), every rate scaled so that one GPU's MTBF over all causes is `gpuMtbfHours`
+// (Llama 3's own record gives 16,384 × 54 × 24 h / 419 ≈ 50,677 h). Times in seconds.
+// Throws std::invalid_argument for gpus < 1, a non-positive MTBF or a bad time.
+JobConfig failuresCheckpointJob(int gpus, double gpuMtbfHours, double intervalS, double checkpointS,
+                                double restartS, double durationS);
+
+class FailuresCheckpointScenario final : public Scenario {
+public:
+    std::string id() const override { return "failures-checkpoint"; }
+    ScenarioGroup group() const override { return ScenarioGroup::ReliabilityAtScale; }
+    std::string title() const override {
+        return "Failures at 16K GPUs and the checkpoint interval";
+    }
+    std::string question() const override;
+    std::string answer() const override;
+    std::vector<SourceRef> sources() const override;
+    std::vector<ParamSpec> parameters() const override;
+    Story build(const Params& params) const override;
+};
+
+} // namespace wb

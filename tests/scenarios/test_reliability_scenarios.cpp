@@ -1,0 +1,186 @@
+// C1 failures-checkpoint and C3 silent-hang: the Llama 3 table as published, the job timeline
+// tiling the run with the simulator's lost work, Young's and Daly's optima where the formulas
+// put them, and the hang triage ending at the injected culprit with every waiting GPU at 100 %.
+#include "engine/scenario.h"
+#include "reliability/failures_checkpoint_scenario.h"
+#include "reliability/llama3_interruptions.h"
+#include "scenario_test_helpers.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace wb;
+using wb::test::all;
+using wb::test::build;
+using wb::test::first;
+
+namespace {
+
+std::optional<ChartMarker> marker(const ChartFrame& c, const std::string& label) {
+    for (const ChartMarker& m : c.markers)
+        if (m.label == label)
+            return m;
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestReliabilityScenarios : public QObject {
+    Q_OBJECT
+private slots:
+    void llamaTableAsPublished() {
+        const Story s = build("failures-checkpoint");
+        const auto f = first<FactsFrame>(s.steps[0].frames(1.0));
+        QVERIFY(f);
+        const Llama3Record& rec = llama3Record();
+        QCOMPARE(f->rows.size(), rec.causes.size());
+        QCOMPARE(f->rows.size(), std::size_t{18}); // Table 5 has 18 rows
+        int sum = 0;
+        for (std::size_t i = 0; i < rec.causes.size(); ++i) {
+            QCOMPARE(f->rows[i].label, rec.causes[i].component);
+            QVERIFY(f->rows[i].value.starts_with(std::to_string(rec.causes[i].count) + " · "));
+            sum += rec.causes[i].count;
+        }
+        QCOMPARE(sum, 419);
+        // "Faulty GPU" as printed (30.1 %), flagged and explained, not silently corrected.
+        QCOMPARE(f->rows[0].label, std::string("Faulty GPU"));
+        QCOMPARE(f->rows[0].value, std::string("148 · 30.1 %"));
+        QVERIFY(f->rows[0].emphasis);
+        QVERIFY(f->rows[0].source.find("35.3") != std::string::npos);
+        for (std::size_t i = 1; i < f->rows.size(); ++i)
+            QVERIFY(!f->rows[i].emphasis);
+        // The chart's counted line reaches 100 %, the printed one 94.9 %.
+        const auto c = first<ChartFrame>(s.steps[0].frames(1.0));
+        QVERIFY(c);
+        QVERIFY(std::abs(c->series[0].points.back().y - 100.0) < 1e-9);
+        QVERIFY(std::abs(c->series[1].points.back().y - 94.9) < 1e-6);
+    }
+
+    void youngAndDalyWhereTheFormulasPutThem() {
+        for (const char* ckpt : {"1", "5"}) {
+            const Story s = build("failures-checkpoint", {{"checkpoint-min", ckpt}});
+            const double delta = std::stod(ckpt) * 60;
+            // Llama 3's rate: M = 54 × 24 h / 419 at 16,384 GPUs (FACTS §4.5).
+            const double M = 54 * 24 * 3600.0 / 419;
+            const double young = std::sqrt(2 * delta * M);
+            const double x = delta / (2 * M);
+            const double daly = std::sqrt(2 * delta * M) * (1 + std::sqrt(x) / 3 + x / 9) - delta;
+            const auto c = first<ChartFrame>(s.steps[2].frames(1.0));
+            QVERIFY(c);
+            const auto y = marker(*c, "Young √(2δM)"), d = marker(*c, "Daly");
+            const auto b = marker(*c, "simulated best");
+            QVERIFY(y && d && b);
+            QVERIFY(std::abs(y->at.x * 60 / young - 1) < 1e-3);
+            QVERIFY(std::abs(d->at.x * 60 / daly - 1) < 1e-3);
+            if (delta == 60) // FACTS §5 worked example: about 19.3 min
+                QVERIFY(std::abs(y->at.x - 19.3) < 0.1);
+            // The simulated optimum lands near the analytic one (the curve is flat there).
+            QVERIFY(b->at.x * 60 > young / 2.5 && b->at.x * 60 < young * 2.5);
+        }
+    }
+
+    void timelineTilesTheRunWithTheModelsLostWork() {
+        for (const char* seed : {"1", "7"}) {
+            const Story s = build("failures-checkpoint", {{"seed", seed}, {"days", "3"}});
+            const auto f = first<ScheduleFrame>(s.steps[1].frames(1.0));
+            QVERIFY(f);
+            QCOMPARE(f->categories,
+                     (std::vector<std::string>{"run", "checkpoint", "lost work", "restart"}));
+            QCOMPARE(f->rows.size(), std::size_t{1});
+            const auto& bars = f->rows[0].bars;
+            QVERIFY(bars.size() > 10);
+            QCOMPARE(bars.front().startS, 0.0);
+            double lost = 0, run = 0;
+            int lostBars = 0;
+            for (std::size_t i = 0; i < bars.size(); ++i) {
+                QVERIFY(bars[i].endS > bars[i].startS);
+                if (i > 0) // no gap, no overlap
+                    QVERIFY(std::abs(bars[i].startS - bars[i - 1].endS) < 1e-6);
+                if (bars[i].category == 2) {
+                    lost += bars[i].endS - bars[i].startS;
+                    ++lostBars;
+                }
+                if (bars[i].category == 0)
+                    run += bars[i].endS - bars[i].startS;
+            }
+            QVERIFY(std::abs(bars.back().endS - 3 * 86400.0) < 1e-6);
+            QVERIFY(lostBars > 0); // ~23 failures expected in 3 days at M = 3.09 h
+            // The same job run by the simulator itself.
+            const JobConfig job =
+                failuresCheckpointJob(16384, 50677, 30 * 60, 60, 600, 3 * 86400.0);
+            QVERIFY(std::abs(job.mtbfS() - 50677 * 3600.0 / 16384) < 1e-6 * job.mtbfS());
+            const JobRun r = simulateJob(job, std::stoull(seed));
+            double modelLost = 0;
+            for (const Segment& g : r.segments)
+                if (g.kind == SegmentKind::Lost)
+                    modelLost += g.endS - g.startS;
+            QVERIFY(std::abs(lost - modelLost) < 1e-6);
+            QVERIFY(std::abs(run - r.usefulS) < 1e-6);
+        }
+    }
+
+    void stragglersFlagged() {
+        const Story s = build("failures-checkpoint");
+        const auto c = first<ChartFrame>(s.steps[4].frames(1.0));
+        QVERIFY(c);
+        QVERIFY(marker(*c, "rank 5")); // injected at 1.3×: far above the threshold
+        const Story none = build("failures-checkpoint", {{"stragglers", ""}});
+        QVERIFY(first<ChartFrame>(none.steps[4].frames(1.0))->markers.empty());
+    }
+
+    void hangTriageEndsAtTheCulprit() {
+        for (const char* fault : {"dead-rank", "skip", "size", "order"})
+            for (const char* seed : {"1", "2", "9", "42", "777"})
+                for (const char* culprit : {"0", "5", "15"}) {
+                    const Story s = build("silent-hang",
+                                          {{"fault", fault}, {"seed", seed}, {"culprit", culprit}});
+                    const std::string want = std::string("Culprit: rank ") + culprit;
+                    QVERIFY2(
+                        s.steps.back().title == want,
+                        qPrintable(QString::fromStdString(std::string(fault) + " seed " + seed +
+                                                          ": " + s.steps.back().title)));
+                    // The last step's recorder table emphasises the culprit alone.
+                    const auto f = first<FactsFrame>(s.steps.back().frames(1.0));
+                    QVERIFY(f);
+                    for (const FactRow& r : f->rows)
+                        QCOMPARE(r.emphasis, r.label == std::string("rank ") + culprit);
+                    // Every alive rank reads 100 % GPU-Util; the dead one reads as dead.
+                    const auto u = first<FactsFrame>(s.steps[1].frames(0.5));
+                    QVERIFY(u);
+                    QCOMPARE(u->rows.size(), std::size_t{16});
+                    for (const FactRow& r : u->rows) {
+                        const bool dead = std::string(fault) == "dead-rank" &&
+                                          r.label == std::string("rank ") + culprit;
+                        QVERIFY2(r.value.ends_with(dead ? "· dead" : "· 100 %"),
+                                 qPrintable(QString::fromStdString(r.label + " " + r.value)));
+                    }
+                    const auto chart = first<ChartFrame>(s.steps[1].frames(0.5));
+                    QVERIFY(chart);
+                    // SM activity is 16 channels of 132 SMs on every spinning rank.
+                    for (const ChartPoint& p : chart->series[1].points)
+                        QVERIFY(p.y == 0 || std::abs(p.y - 100.0 * 16 / 132) < 1e-9);
+                }
+    }
+
+    void badParametersRefused() {
+        const Scenario& c1 = *findScenario("failures-checkpoint");
+        Params p = c1.defaultParams();
+        QVERIFY(p.set("gpus", "0").has_value());
+        QVERIFY(p.set("gpu-mtbf-h", "0").has_value());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 failuresCheckpointJob(0, 50677, 1800, 60, 600, 86400));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 failuresCheckpointJob(16384, 0, 1800, 60, 600, 86400));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 failuresCheckpointJob(16384, -5, 1800, 60, 600, 86400));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 build("failures-checkpoint", {{"stragglers", "99:1.5"}}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 build("silent-hang", {{"ranks", "8"}, {"culprit", "12"}}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 build("silent-hang", {{"collectives", "8"}, {"fault-at", "20"}}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReliabilityScenarios)
+#include "test_reliability_scenarios.moc"
