@@ -8,6 +8,7 @@
 #include "gpu/warp_divergence_scenario.h"
 #include "parallel/fabric_mapping_scenario.h"
 #include "parallel/parallelism_strategies_scenario.h"
+#include "reliability/blast_radius_scenario.h"
 #include "roofline/roofline_scenario.h"
 #include "triage/slowdown_triage_scenario.h"
 
@@ -27,6 +28,7 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
         v.push_back(std::make_unique<FabricMappingScenario>());
         v.push_back(std::make_unique<SlowdownTriageScenario>());
+        v.push_back(std::make_unique<BlastRadiusScenario>());
         return v;
     }();
     return list;
