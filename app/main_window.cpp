@@ -12,6 +12,7 @@
 #include "pen_overlay.h"
 #include "playback_bar.h"
 #include "playback_controller.h"
+#include "reliability/cluster_failure_model.h"
 #include "scenario_browser.h"
 #include "slide_widget.h"
 #include "step_exporter.h"
@@ -147,6 +148,19 @@ MainWindow::MainWindow(QWidget* parent)
                 }
                 rebuildStory(m_playback->step());
             });
+    // A click on a cluster map fails that component: it sets the scenario's `fail` and
+    // `index` parameters where it has them (blast-radius), as the panel would.
+    connect(m_slide->stage(), &FrameStage::componentClicked, this, [this](int kind, int index) {
+        if (!m_session || !m_session->params().spec("fail") || !m_session->params().spec("index") ||
+            kind < 0 || static_cast<std::size_t>(kind) >= componentKindNames().size())
+            return;
+        const std::string kindName = componentKindNames()[static_cast<std::size_t>(kind)];
+        if (!m_session->setParam("fail", kindName).isEmpty() ||
+            !m_session->setParam("index", std::to_string(index)).isEmpty())
+            return;
+        m_params->setParams(m_session->params());
+        rebuildStory(m_playback->step());
+    });
     connect(m_playback, &PlaybackController::positionChanged, this, &MainWindow::showPosition);
     connect(m_playback, &PlaybackController::playingChanged, m_bar, &PlaybackBar::setPlaying);
     connect(m_bar, &PlaybackBar::playToggled, m_playback,

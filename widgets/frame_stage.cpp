@@ -2,6 +2,7 @@
 
 #include "bar_chart_view.h"
 #include "chart_view.h"
+#include "cluster_map_view.h"
 #include "comm_graph_view.h"
 #include "facts_view.h"
 #include "issue_timeline_view.h"
@@ -37,6 +38,7 @@ template <> struct ViewFor<CommGraphFrame> { using type = CommGraphView; };
 template <> struct ViewFor<ScheduleFrame> { using type = ScheduleView; };
 template <> struct ViewFor<TopologyFrame> { using type = TopologyView; };
 template <> struct ViewFor<BarChartFrame> { using type = BarChartView; };
+template <> struct ViewFor<ClusterMapFrame> { using type = ClusterMapView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -75,6 +77,9 @@ void FrameStage::showItem(std::size_t index, const Frame& frame) {
                 delete m_views[index];
                 view = new View(this);
                 view->setTheme(m_theme);
+                if constexpr (std::is_same_v<View, ClusterMapView>)
+                    connect(view, &ClusterMapView::componentClicked, this,
+                            &FrameStage::componentClicked);
                 view->show();
                 m_views[index] = view;
             }
@@ -88,7 +93,7 @@ void FrameStage::setTheme(const Theme& theme) {
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
                    LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView,
-                   TopologyView, BarChartView>(view, m_theme);
+                   TopologyView, BarChartView, ClusterMapView>(view, m_theme);
     }
     update();
 }

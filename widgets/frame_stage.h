@@ -26,6 +26,10 @@ public:
 
     QSize sizeHint() const override { return {1280, 720}; }
 
+signals:
+    // A component pressed on a cluster map (ClusterMapView::componentClicked, MapKind numbers).
+    void componentClicked(int kind, int index);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;

@@ -11,6 +11,7 @@
 #include "planning/memory_budget_scenario.h"
 #include "planning/scale_fluency_scenario.h"
 #include "planning/scheduler_scenario.h"
+#include "reliability/blast_radius_scenario.h"
 #include "reliability/failures_checkpoint_scenario.h"
 #include "reliability/silent_hang_scenario.h"
 #include "roofline/roofline_scenario.h"
@@ -37,6 +38,7 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<MemoryBudgetScenario>());
         v.push_back(std::make_unique<ScaleFluencyScenario>());
         v.push_back(std::make_unique<SchedulerScenario>());
+        v.push_back(std::make_unique<BlastRadiusScenario>());
         return v;
     }();
     return list;

@@ -2,6 +2,7 @@
 // The frames one step shows at one moment. Widgets render these structs and nothing else.
 #include "frames/bar_chart_frame.h"
 #include "frames/chart_frame.h"
+#include "frames/cluster_map_frame.h"
 #include "frames/comm_graph_frame.h"
 #include "frames/facts_frame.h"
 #include "frames/issue_timeline_frame.h"
@@ -22,7 +23,7 @@ namespace wb {
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
                  LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
-                 TopologyFrame, BarChartFrame>;
+                 TopologyFrame, BarChartFrame, ClusterMapFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -1,6 +1,7 @@
 # Reliability models (issue 9: C1–C3): checkpoint interval, failure Monte Carlo, Llama 3's
 # interruption table, stragglers, blast radius, the silent hang; and their calc commands.
 target_sources(wb_scenarios PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/blast_radius_scenario.cpp
   ${CMAKE_CURRENT_LIST_DIR}/checkpoint_interval.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cluster_failure_model.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_hang.cpp
