@@ -82,7 +82,7 @@ QString BarChartView::valueText(double v) const {
 BarChartView::Layout BarChartView::layoutFor(const QRectF& bounds) const {
     Layout l;
     const double w = bounds.width(), h = bounds.height();
-    l.em = std::clamp(std::min(w / 60.0, h / 30.0), 9.0, 24.0) * m_theme.fontScale;
+    l.em = std::clamp(std::min(w / 48.0, h / 26.0), 9.0, 24.0) * m_theme.fontScale;
     l.em = std::max(6.0, std::min({l.em, w / 28.0, h / 18.0}));
     const double pad = l.em * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
@@ -321,6 +321,9 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
     for (int c = 0; c < static_cast<int>(m_frame.categories.size()); ++c) {
         const BarCategory& cat = m_frame.categories[static_cast<std::size_t>(c)];
         const QRectF lane = laneRect(l, c);
+        // A bar of one segment already shows its value at its end.
+        const auto parts = std::count_if(cat.segments.begin(), cat.segments.end(),
+                                         [](const BarSegment& x) { return drawable(x.value) > 0; });
         for (int s = 0; s < static_cast<int>(cat.segments.size()); ++s) {
             const BarSegment& seg = cat.segments[static_cast<std::size_t>(s)];
             if (drawable(seg.value) <= 0)
@@ -336,7 +339,8 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
                     painter.drawLine(r.bottomLeft(), r.bottomRight());
             }
             const QString text = valueText(seg.value);
-            if (vm.horizontalAdvance(text) + 6 <= r.width() && vm.height() + 2 <= r.height()) {
+            if (parts > 1 && vm.horizontalAdvance(text) + 6 <= r.width() &&
+                vm.height() + 2 <= r.height()) {
                 painter.setFont(valueFont);
                 painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
                                                         : QColor(Qt::white));

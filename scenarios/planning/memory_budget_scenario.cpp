@@ -149,7 +149,6 @@ Frames activationChoices(const Budget& b, double t) {
     f.series = kSeries;
     f.axisTitle = "bytes per GPU";
     f.unit = BarValueUnit::Bytes;
-    f.references = {b.hbm};
     FactsFrame facts;
     facts.title = "Korthikanti's bytes per layer";
     const int shown = std::clamp(static_cast<int>(t * static_cast<double>(choices.size())) + 1, 1,
@@ -177,9 +176,11 @@ Frames activationChoices(const Budget& b, double t) {
         if (mine)
             f.emphasis = static_cast<int>(i) < shown ? static_cast<int>(i) : -1;
         facts.rows.push_back({choices[i].name, gb(perLayer) + " per layer",
-                              std::string(kActSource) + "; " + gb(stage) + " for the first stage",
-                              mine});
+                              gb(stage) + " for the first stage; " + kActSource, mine});
     }
+    // The HBM line only where it is on the same scale; otherwise it would flatten the bars.
+    if (f.axisMax >= 0.25 * b.hbm.value)
+        f.references = {b.hbm};
     return Frames{{f, facts}};
 }
 
