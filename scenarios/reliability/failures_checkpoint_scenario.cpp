@@ -109,7 +109,8 @@ Frames timelineFrames(const C1Model& m, double t) {
     s.title = "One run of the job: " + std::to_string(m.gpus) +
               " GPUs, τ = " + duration(m.job.intervalS) + ", δ = " + duration(m.job.checkpointS) +
               ", R = " + duration(m.job.restartS);
-    s.categories = {"run", "checkpoint", "lost work", "restart"};
+    // Palette order: blue, orange, green, red; lost work takes the red.
+    s.categories = {"run", "checkpoint", "restart", "lost work"};
     s.endS = end;
     s.cursorS = t >= 1.0 ? -1.0 : cursor;
     if (end > 3 * 86400) {
@@ -124,7 +125,10 @@ Frames timelineFrames(const C1Model& m, double t) {
     double useful = 0, lost = 0, restart = 0, ckpt = 0;
     int failures = 0;
     for (const Segment& seg : m.run.segments) {
-        const int cat = static_cast<int>(seg.kind);
+        const int cat = seg.kind == SegmentKind::Run          ? 0
+                        : seg.kind == SegmentKind::Checkpoint ? 1
+                        : seg.kind == SegmentKind::Restart    ? 2
+                                                              : 3;
         std::string tip = segmentKindName(seg.kind) + " " + duration(seg.endS - seg.startS);
         if (!seg.cause.empty())
             tip.append(", cause: ").append(seg.cause);
@@ -148,6 +152,27 @@ Frames timelineFrames(const C1Model& m, double t) {
         }
     }
     s.rows.push_back(row);
+    // Work kept against wall time, up to the cursor: the gap to the diagonal is the waste.
+    ChartFrame w;
+    w.title = "Work kept vs wall time";
+    w.x = {"wall time (h)", false, 0, end / 3600};
+    w.y = {"useful work (h)", false, 0, end / 3600};
+    ChartSeries ideal{"no failures, no checkpoints",
+                      {{0, 0}, {end / 3600, end / 3600}},
+                      ChartSeries::Style::Faint,
+                      0};
+    ChartSeries kept{"this run", {{0, 0}}, ChartSeries::Style::Line, 0};
+    double acc = 0;
+    for (const Segment& seg : m.run.segments) {
+        if (seg.startS >= cursor)
+            break;
+        const double stop = std::min(seg.endS, cursor);
+        if (seg.kind == SegmentKind::Run)
+            acc += stop - seg.startS;
+        kept.points.push_back({stop / 3600, acc / 3600});
+    }
+    w.series = {ideal, kept};
+    w.footnote = "flat stretches: checkpoints, lost work, restarts";
     const double elapsed = std::max(cursor, 1e-9);
     s.caption = "goodput so far " + percent(useful / elapsed) + " · " + std::to_string(failures) +
                 " interruptions · the whole run: " + percent(m.run.goodput()) + ", " +
@@ -165,7 +190,7 @@ Frames timelineFrames(const C1Model& m, double t) {
         {"restarting", duration(restart), "R per failure; a failure during it starts it over"},
         {"goodput so far", percent(useful / elapsed), "useful ÷ elapsed", true},
     };
-    return Frames{{s, f}};
+    return Frames{{s, w, f}};
 }
 
 Frames goodputFrames(const C1Model& m, double t) {
@@ -198,12 +223,21 @@ Frames goodputFrames(const C1Model& m, double t) {
     for (const SweepPoint& p : sw.points)
         if (p.intervalS == sw.simulatedBestS)
             bestSim = p.simulated;
+    // Young and Daly nearly coincide with the best point: vertical guides, their labels low
+    // on the chart at two heights so they stay readable; the goodputs are in the tooltips.
+    const double y0 = c.y.min, span = c.y.max - c.y.min;
+    c.series.push_back({"Young √(2δM)",
+                        {{m.youngS / 60, y0}, {m.youngS / 60, gy * 100}},
+                        ChartSeries::Style::Faint,
+                        2});
+    c.series.push_back(
+        {"Daly", {{m.dalyS / 60, y0}, {m.dalyS / 60, gd * 100}}, ChartSeries::Style::Faint, 3});
     c.markers = {
-        {{m.youngS / 60, gy * 100},
+        {{m.youngS / 60, y0 + 0.22 * span},
          "Young √(2δM)",
          "Young: " + duration(m.youngS) + ", goodput " + percent(gy) + " · " + kFacts5,
          2},
-        {{m.dalyS / 60, gd * 100},
+        {{m.dalyS / 60, y0 + 0.08 * span},
          "Daly",
          "Daly: " + duration(m.dalyS) + ", goodput " + percent(gd) + " · " + kFacts5,
          3},

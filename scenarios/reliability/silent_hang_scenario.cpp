@@ -48,7 +48,8 @@ bool suspected(const std::vector<int>& suspects, int rank) {
 ScheduleFrame timeline(const C3Model& m, const std::vector<int>& suspects, double t) {
     ScheduleFrame f;
     f.title = "Each rank's collectives (flight recorder, time laid out nominally)";
-    f.categories = {"completed", "started, spinning", "process dead"};
+    // Palette order blue, orange, green, red: a dead process takes the red.
+    f.categories = {"completed", "started, spinning", "alive, not issued", "process dead"};
     f.endS = m.endS;
     f.cursorS = t >= 1.0 ? -1.0 : t * m.endS;
     f.axisUnit = "ms";
@@ -68,13 +69,16 @@ ScheduleFrame timeline(const C3Model& m, const std::vector<int>& suspects, doubl
         }
         if (!r.alive)
             row.bars.push_back({m.hangS, m.endS, ScheduleKind::AllReduce, "dead", 0,
-                                "the process exited: no more calls", 2});
+                                "the process exited: no more calls", 3});
+        else if (m.sim.hung && r.stateAt(m.sim.stuckSeq) == CallState::NotIssued)
+            row.bars.push_back({m.hangS, m.endS, ScheduleKind::AllReduce, "elsewhere", 0,
+                                "alive, but never called the stuck collective", 2});
         f.rows.push_back(row);
     }
-    f.caption = m.sim.hung
-                    ? prefixed("collective #", std::to_string(m.sim.stuckSeq)) +
-                          " never completes; from " + formatSi(m.hangS, "s") + " nothing progresses"
-                    : std::string("no hang");
+    f.caption = m.sim.hung ? prefixed("collective #", std::to_string(m.sim.stuckSeq)) + " of " +
+                                 std::to_string(m.sim.program.size()) + " never completes; from " +
+                                 formatSi(m.hangS, "s") + " nothing progresses"
+                           : std::string("no hang");
     return f;
 }
 
@@ -84,16 +88,19 @@ FactsFrame recorders(const C3Model& m, const std::vector<int>& suspects, const s
     const HangConfig& c = m.sim.config;
     for (const RankFlightRecord& r : m.sim.ranks) {
         const FlightEntry* e = r.last();
-        std::string value = e ? prefixed("#", std::to_string(e->seq)) + " " + callShort(e->call) +
-                                    " " + (e->state == CallState::Completed ? "done" : "started")
+        // Short value (the last call's number and state, the GPU-Util); the op in the label.
+        std::string value = e ? prefixed("#", std::to_string(e->seq)) + " " +
+                                    (e->state == CallState::Completed ? "done" : "started")
                               : std::string("no call");
         value += " · " + (r.alive ? formatSignificant(r.gpuUtil, 3) + " %" : std::string("dead"));
-        std::string source =
-            "last flight-recorder entry; GPU-Util " + formatSignificant(r.gpuUtil, 3) +
-            " % while SM activity " + formatSignificant(r.smActivity * 100, 3) + " % (" +
-            std::to_string(r.gpuUtil > 0 ? c.channels : 0) + " of " + std::to_string(c.smCount) +
-            " SMs hold a spinning NCCL block) · " + kNvml;
-        f.rows.push_back({prefixed("rank ", std::to_string(r.rank)), value, source,
+        std::string source = "GPU-Util " + formatSignificant(r.gpuUtil, 3) + " % · SM activity " +
+                             formatSignificant(r.smActivity * 100, 3) + " % (" +
+                             std::to_string(r.gpuUtil > 0 ? c.channels : 0) + "/" +
+                             std::to_string(c.smCount) + " SMs spin in NCCL) · " + kNvml;
+        std::string label = prefixed("rank ", std::to_string(r.rank));
+        if (e)
+            label.append(": ").append(callShort(e->call));
+        f.rows.push_back({label, value, source,
                           suspected(suspects, r.rank) && suspects.size() < m.sim.ranks.size()});
     }
     return f;

@@ -85,7 +85,7 @@ private slots:
             const auto f = first<ScheduleFrame>(s.steps[1].frames(1.0));
             QVERIFY(f);
             QCOMPARE(f->categories,
-                     (std::vector<std::string>{"run", "checkpoint", "lost work", "restart"}));
+                     (std::vector<std::string>{"run", "checkpoint", "restart", "lost work"}));
             QCOMPARE(f->rows.size(), std::size_t{1});
             const auto& bars = f->rows[0].bars;
             QVERIFY(bars.size() > 10);
@@ -96,7 +96,7 @@ private slots:
                 QVERIFY(bars[i].endS > bars[i].startS);
                 if (i > 0) // no gap, no overlap
                     QVERIFY(std::abs(bars[i].startS - bars[i - 1].endS) < 1e-6);
-                if (bars[i].category == 2) {
+                if (bars[i].category == 3) {
                     lost += bars[i].endS - bars[i].startS;
                     ++lostBars;
                 }
@@ -143,14 +143,15 @@ private slots:
                     const auto f = first<FactsFrame>(s.steps.back().frames(1.0));
                     QVERIFY(f);
                     for (const FactRow& r : f->rows)
-                        QCOMPARE(r.emphasis, r.label == std::string("rank ") + culprit);
+                        QCOMPARE(r.emphasis,
+                                 r.label.starts_with(std::string("rank ") + culprit + ":"));
                     // Every alive rank reads 100 % GPU-Util; the dead one reads as dead.
                     const auto u = first<FactsFrame>(s.steps[1].frames(0.5));
                     QVERIFY(u);
                     QCOMPARE(u->rows.size(), std::size_t{16});
                     for (const FactRow& r : u->rows) {
                         const bool dead = std::string(fault) == "dead-rank" &&
-                                          r.label == std::string("rank ") + culprit;
+                                          r.label.starts_with(std::string("rank ") + culprit + ":");
                         QVERIFY2(r.value.ends_with(dead ? "· dead" : "· 100 %"),
                                  qPrintable(QString::fromStdString(r.label + " " + r.value)));
                     }
