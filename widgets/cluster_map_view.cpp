@@ -61,7 +61,7 @@ ClusterMapView::ClusterMapView(QWidget* parent)
 
 void ClusterMapView::frameChanged(const ClusterMapFrame& previous) {
     (void)previous;
-    m_geo = geometry();
+    m_geo = geometry(16);
     m_layoutValid = false;
     m_imageValid = false;
 }
@@ -101,7 +101,7 @@ QColor ClusterMapView::componentColor(MapComponentState s) const {
     return m_theme.muted;
 }
 
-ClusterMapView::Geometry ClusterMapView::geometry() const {
+ClusterMapView::Geometry ClusterMapView::geometry(int racksPerRow) const {
     Geometry g;
     const ClusterMapFrame& f = m_frame;
     if (f.gpus.empty() || f.gpusPerNode < 1 || f.nodesPerRack < 1 || f.racksPerPod < 1)
@@ -115,7 +115,7 @@ ClusterMapView::Geometry ClusterMapView::geometry() const {
     g.rackW = 1 + g.gpuCols;
     g.rackH = 1 + f.nodesPerRack * g.nodeRows + 1;
     const int racksInPod = std::min(f.racksPerPod, g.racks);
-    g.racksPerRow = std::min(racksInPod, 16);
+    g.racksPerRow = std::clamp(racksPerRow, 1, std::max(1, racksInPod));
     g.rackRows = ceilDiv(racksInPod, g.racksPerRow);
     g.podW = 2 + g.racksPerRow * (g.rackW + 1); // the last gap column picks its rack
     g.podH = 2 + g.rackRows * (g.rackH + 1) - 1;
@@ -143,25 +143,34 @@ const ClusterMapView::Layout& ClusterMapView::layoutFor(const QRectF& bounds) co
     l.storage = QRectF(l.panel.left(), l.panel.top() + l.em * 0.3, panelW, l.em * 2.0);
     l.scheduler = l.storage.translated(0, l.em * 2.4);
 
-    // The pod arrangement that gives the largest whole-pixel cells.
-    Geometry& g = m_geo;
+    // The rack rows and pod arrangement that give the largest whole-pixel cells.
     int best = -1;
-    for (int cols = 1; cols <= std::max(1, g.pods); ++cols) {
-        const int rows = ceilDiv(std::max(1, g.pods), cols);
-        const int cw = cols * (g.podW + 2) - 2, ch = rows * (g.podH + 2) - 2;
-        const int s = static_cast<int>(std::min(area.width() / cw, area.height() / ch));
-        if (s > best) {
-            best = s;
-            g.podCols = cols;
-            g.podRows = rows;
-            g.cellsW = cw;
-            g.cellsH = ch;
+    for (int rpr : {8, 16, 32}) {
+        Geometry g = geometry(rpr);
+        for (int cols = 1; cols <= std::max(1, g.pods); ++cols) {
+            const int rows = ceilDiv(std::max(1, g.pods), cols);
+            const int cw = cols * (g.podW + 2) - 2, ch = rows * (g.podH + 2) - 2;
+            const int s = static_cast<int>(std::min(area.width() / cw, area.height() / ch));
+            if (s > best) {
+                best = s;
+                g.podCols = cols;
+                g.podRows = rows;
+                g.cellsW = cw;
+                g.cellsH = ch;
+                m_geo = g;
+            }
         }
     }
     l.cell = best;
     l.cell = std::max(1, l.cell);
-    l.map = QRect(static_cast<int>(std::round(area.left())),
-                  static_cast<int>(std::round(area.top())), g.cellsW * l.cell, g.cellsH * l.cell);
+    l.map =
+        QRect(static_cast<int>(std::round(area.left())), static_cast<int>(std::round(area.top())),
+              m_geo.cellsW * l.cell, m_geo.cellsH * l.cell);
+    // The panel follows the map rather than the view's edge, so nothing floats apart.
+    const double shift = std::max(0.0, l.panel.left() - (l.map.right() + l.em * 1.2));
+    l.panel.translate(-shift, 0);
+    l.storage.translate(-shift, 0);
+    l.scheduler.translate(-shift, 0);
     m_layout = l;
     m_layoutValid = true;
     m_imageValid = false;

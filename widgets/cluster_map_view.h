@@ -70,7 +70,7 @@ private:
         int cell = 1; // pixels per cell
         QRectF storage, scheduler;
     };
-    Geometry geometry() const;
+    Geometry geometry(int racksPerRow) const; // pods of rack rows `racksPerRow` wide
     const Layout& layoutFor(const QRectF& bounds) const;
     // Cell rectangles (in cells, map origin) of each component, from the geometry.
     QRect podOrigin(int pod) const;
