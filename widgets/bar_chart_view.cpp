@@ -2,6 +2,8 @@
 
 #include "engine/number_format.h"
 #include "hover_tip.h"
+#include "tick_step.h"
+#include "view_text.h"
 
 #include <QFontMetricsF>
 #include <algorithm>
@@ -11,23 +13,9 @@ namespace wb {
 
 namespace {
 
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
-
 // Negative, NaN and infinite values draw as nothing rather than poisoning the scale.
 double drawable(double v) {
     return std::isfinite(v) && v > 0 ? v : 0.0;
-}
-
-// A tick step of 1, 2 or 5 × 10^k giving about `target` ticks over `range`.
-double niceStep(double range, int target) {
-    const double raw = std::max(range / std::max(1, target), 1e-300);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0})
-        if (m * power >= raw)
-            return m * power;
-    return 10.0 * power;
 }
 
 double total(const BarCategory& c) {
@@ -61,7 +49,7 @@ double BarChartView::axisMax() const {
     if (top <= 0 || !std::isfinite(top))
         return 1.0;
     // Headroom for the totals printed past the bar ends, then a round number.
-    const double step = niceStep(top * 1.08, 5);
+    const double step = niceTickStep(top * 1.08, 5);
     return std::ceil(top * 1.08 / step) * step;
 }
 
@@ -275,7 +263,7 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
     const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
     painter.setFont(axisFont);
     const double extent = horiz ? l.plot.width() : l.plot.height();
-    const double step = niceStep(top, std::max(2, static_cast<int>(extent / (em * 6))));
+    const double step = niceTickStep(top, std::max(2, static_cast<int>(extent / (em * 6))));
     const int ticks = static_cast<int>(std::min(50.0, std::floor(top / step + 1e-9)));
     for (int i = 0; i <= ticks; ++i) {
         const double v = i * step;

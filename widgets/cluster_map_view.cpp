@@ -1,6 +1,7 @@
 #include "cluster_map_view.h"
 
 #include "hover_tip.h"
+#include "view_text.h"
 
 #include <QMouseEvent>
 #include <algorithm>
@@ -13,10 +14,6 @@ namespace {
 
 const char* kKindNames[kMapKinds] = {"GPU", "node",         "rack",    "ToR",      "spine",
                                      "PDU", "cooling zone", "storage", "scheduler"};
-
-QString elided(const QFont& font, const QString& text, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(0.0, width));
-}
 
 int ceilDiv(int a, int b) {
     return b <= 0 ? 0 : (a + b - 1) / b;

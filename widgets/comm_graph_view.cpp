@@ -79,14 +79,9 @@ void CommGraphView::paint(QPainter& painter, const QRectF& bounds) const {
     const CommGraphLayout layout = layoutFor(bounds);
     const double em = layout.em();
 
-    if (!m_frame.title.empty()) {
-        const QFont font = m_theme.fontAtPixels(em * 1.05, true);
-        painter.setFont(font);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(
-            layout.titleRect(), Qt::AlignLeft | Qt::AlignVCenter,
-            elided(font, QString::fromStdString(m_frame.title), layout.titleRect().width()));
-    }
+    if (!m_frame.title.empty())
+        drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
+                       m_theme.foreground, QString::fromStdString(m_frame.title));
     if (m_frame.nodes.empty()) {
         painter.setPen(m_theme.muted);
         painter.setFont(m_theme.fontAtPixels(em));

@@ -6,7 +6,7 @@
 namespace wb {
 
 inline double niceTickStep(double range, int target) {
-    const double raw = std::max(range / std::max(1, target), 1e-15);
+    const double raw = std::max(range / std::max(1, target), 1e-300);
     const double power = std::pow(10.0, std::floor(std::log10(raw)));
     for (const double m : {1.0, 2.0, 5.0})
         if (m * power >= raw)
