@@ -1,5 +1,7 @@
 #include "topology_layout.h"
 
+#include "segment_distance.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,16 +9,6 @@
 namespace wb {
 
 namespace {
-
-double distanceToSegment(const QPointF& p, const QLineF& line) {
-    const QPointF d = line.p2() - line.p1();
-    const double len2 = d.x() * d.x() + d.y() * d.y();
-    double t = 0.0;
-    if (len2 > 0.0)
-        t = std::clamp(QPointF::dotProduct(p - line.p1(), d) / len2, 0.0, 1.0);
-    const QPointF q = line.p1() + d * t;
-    return std::hypot(p.x() - q.x(), p.y() - q.y());
-}
 
 QPointF topCentre(const QRectF& r) {
     return {r.center().x(), r.top()};

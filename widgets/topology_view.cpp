@@ -1,6 +1,7 @@
 #include "topology_view.h"
 
 #include "hover_tip.h"
+#include "packet_flow.h"
 #include "view_text.h"
 
 #include <QFontMetricsF>
@@ -57,20 +58,6 @@ double linkUtil(const TopologyFrame& frame, const TopologyLayout::Link& link) {
     return link.kind == K::NvLink ? gpu->nvlinkUtil : gpu->nicUtil;
 }
 
-// A packet dot rendered once per colour and stamped at each packet: thousands of antialiased
-// ellipses cost several milliseconds, the same number of small image blits far less.
-QImage packetStamp(const QColor& fill, const QColor& rim, double size) {
-    const int side = static_cast<int>(std::ceil(size)) + 2;
-    QImage image(side, side, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::transparent);
-    QPainter p(&image);
-    p.setRenderHint(QPainter::Antialiasing, true);
-    p.setPen(QPen(rim, std::max(1.0, size * 0.14)));
-    p.setBrush(fill);
-    p.drawEllipse(QRectF(1, 1, side - 2, side - 2));
-    return image;
-}
-
 } // namespace
 
 TopologyView::TopologyView(QWidget* parent)
@@ -113,36 +100,16 @@ double TopologyView::packetSize(const TopologyLayout& layout) {
 
 std::vector<TopologyView::Packet> TopologyView::packets(const TopologyFrame& frame,
                                                         const TopologyLayout& layout) {
-    const int flows = static_cast<int>(frame.flows.size());
-    const double spacing = packetSize(layout) * 2.0;
-    std::vector<double> rates(frame.flows.size(), 0.0);
-    double sum = 0.0;
-    int active = 0;
-    for (int f = 0; f < flows; ++f) {
-        const double r = frame.flows[static_cast<std::size_t>(f)].packetsPerS;
-        if (!layout.hasRoute(f) || !std::isfinite(r) || r <= 0.0)
-            continue;
-        rates[static_cast<std::size_t>(f)] = std::min(r, layout.routeLength(f) / spacing);
-        sum += rates[static_cast<std::size_t>(f)];
-        ++active;
+    std::vector<double> rates, lengths;
+    for (int f = 0; f < static_cast<int>(frame.flows.size()); ++f) {
+        const bool drawn = layout.hasRoute(f);
+        rates.push_back(drawn ? frame.flows[static_cast<std::size_t>(f)].packetsPerS : 0.0);
+        lengths.push_back(drawn ? layout.routeLength(f) : 0.0);
     }
-    // A route at rate r shows at most floor(r) + 1 packets, so this keeps the total in budget.
-    const double scale = sum + active > kMaxPackets ? std::max(0, kMaxPackets - active) / sum : 1.0;
-    const double phase = std::isfinite(frame.phaseS) ? frame.phaseS : 0.0;
     std::vector<Packet> out;
-    for (int f = 0; f < flows && static_cast<int>(out.size()) < kMaxPackets; ++f) {
-        const double r = rates[static_cast<std::size_t>(f)] * scale;
-        if (r <= 0.0)
-            continue;
-        const double period = 1.0 / r;
-        // Flows start staggered (golden-ratio offsets) so equal rates do not march in step.
-        const double stagger = std::fmod(f * 0.6180339887, 1.0) * period;
-        double first = std::fmod(phase + stagger, period);
-        if (first < 0.0)
-            first += period;
-        for (double t = first; t < 1.0 && static_cast<int>(out.size()) < kMaxPackets; t += period)
-            out.push_back({f, layout.routePoint(f, t)});
-    }
+    for (const PacketAt& p :
+         packetsAlong(rates, lengths, packetSize(layout) * 2.0, frame.phaseS, kMaxPackets))
+        out.push_back({p.route, layout.routePoint(p.route, p.fraction)});
     return out;
 }
 

@@ -1,6 +1,7 @@
 #include "reliability/silent_hang_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/prefixed.h"
 #include "reliability/collective_hang.h"
 
 #include <algorithm>
@@ -18,13 +19,6 @@ const char* kNvml = "NVML nvmlUtilization_t.gpu: time one or more kernels ran (F
 constexpr double kComputeS = 4e-3;
 double callS(const CollectiveCall& c) {
     return 50e-6 + static_cast<double>(c.bytes) / 100e9;
-}
-
-// Built by appending: GCC 12 at -O3 warns falsely (-Wrestrict) on "literal" + string.
-std::string prefixed(const char* prefix, const std::string& text) {
-    std::string s = prefix;
-    s.append(text);
-    return s;
 }
 
 std::string callShort(const CollectiveCall& c) {

@@ -4,7 +4,9 @@
 #include <QColor>
 #include <QDir>
 #include <QImage>
+#include <QPainter>
 #include <QRect>
+#include <QRectF>
 #include <QString>
 #include <QWidget>
 #include <cstdlib>
@@ -39,6 +41,15 @@ inline int countNotNear(const QImage& image, const QRect& area, QColor backgroun
 inline QRect around(QPointF centre, int radius) {
     const QPoint c = centre.toPoint();
     return {c.x() - radius, c.y() - radius, 2 * radius + 1, 2 * radius + 1};
+}
+
+// A view's paint(painter, rect) into a fresh image of `size`: every view test renders this way.
+template <typename View> QImage paintToImage(const View& view, QSize size) {
+    QImage image(size, QImage::Format_RGB32);
+    QPainter painter(&image);
+    view.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+    painter.end();
+    return image;
 }
 
 inline QImage grabImage(QWidget& widget) {

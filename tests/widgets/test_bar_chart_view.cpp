@@ -16,11 +16,7 @@ const QSize kSize(900, 480);
 const QRectF kBounds(QPointF(0, 0), QSizeF(kSize));
 
 QImage render(const BarChartView& view, QSize size = kSize) {
-    QImage image(size, QImage::Format_RGB32);
-    QPainter painter(&image);
-    view.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
-    painter.end();
-    return image;
+    return paintToImage(view, size);
 }
 
 // Two bars: 30 + 10 and 60 + 20 (+ 0), a reference at 50.

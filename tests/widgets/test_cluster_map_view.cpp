@@ -16,11 +16,7 @@ namespace {
 const QSize kSize(1000, 560);
 
 QImage render(const ClusterMapView& view, QSize size = kSize) {
-    QImage image(size, QImage::Format_RGB32);
-    QPainter painter(&image);
-    view.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
-    painter.end();
-    return image;
+    return paintToImage(view, size);
 }
 
 // 128 GPUs: 16 nodes of 8, 8 racks of 2 nodes, 2 pods of 4 racks with 2 spines each, a PDU

@@ -58,11 +58,7 @@ CommGraphFrame twoRanksManyChannels() {
 }
 
 QImage render(const CommGraphView& view, QSize size) {
-    QImage image(size, QImage::Format_RGB32);
-    QPainter painter(&image);
-    view.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
-    painter.end();
-    return image;
+    return paintToImage(view, size);
 }
 
 } // namespace

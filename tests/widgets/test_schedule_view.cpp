@@ -14,11 +14,7 @@ namespace {
 const QSize kSize(900, 420);
 
 QImage render(const ScheduleView& view, QSize size = kSize) {
-    QImage image(size, QImage::Format_RGB32);
-    QPainter painter(&image);
-    view.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
-    painter.end();
-    return image;
+    return paintToImage(view, size);
 }
 
 // Row 0: a stage with a forward 0–1, a backward 3–5 and a bubble between; row 1: a compute

@@ -69,11 +69,7 @@ TopologyFrame busy(int flows = 512) {
 }
 
 QImage render(const TopologyView& view, QSize size) {
-    QImage image(size, QImage::Format_RGB32);
-    QPainter painter(&image);
-    view.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
-    painter.end();
-    return image;
+    return paintToImage(view, size);
 }
 
 bool contains(const QRectF& outer, const QRectF& inner) {
