@@ -115,6 +115,7 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
     selectOffscreenIfHeadless();
     quietOffscreenNotices();
     QApplication app(argc, argv);
+    clearVectorUpperState();
     QApplication::setOrganizationName("Warpboard");
     QApplication::setApplicationName("Warpboard");
     QApplication::setApplicationVersion(WARPBOARD_VERSION);

@@ -6,6 +6,21 @@
 
 namespace wb {
 
+namespace {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx"))) void zeroUpper() {
+    __builtin_ia32_vzeroupper();
+}
+#endif
+} // namespace
+
+void clearVectorUpperState() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx"))
+        zeroUpper();
+#endif
+}
+
 bool hasDisplay() {
     return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") ||
            !qEnvironmentVariableIsEmpty("DISPLAY") ||

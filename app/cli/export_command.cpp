@@ -100,6 +100,7 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     selectOffscreenIfHeadless();
     quietOffscreenNotices();
     QApplication app(argc, argv);
+    clearVectorUpperState();
     QApplication::setStyle(QStyleFactory::create("Fusion"));
     const Theme theme = themeName == "dark" ? Theme::dark() : Theme::light();
     QApplication::setPalette(theme.palette());

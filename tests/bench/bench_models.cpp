@@ -9,6 +9,7 @@
 #include "moe/moe_routing_sim.h"
 #include "parallel/layout_search.h"
 #include "planning/cluster_scheduler.h"
+#include "platform.h"
 #include "reliability/cluster_failure_model.h"
 #include "reliability/failure_simulator.h"
 #include "reliability/llama3_interruptions.h"
@@ -19,7 +20,8 @@
 namespace {
 
 void BM_LayoutSearch_4096Gpus(benchmark::State& state) {
-    wb::TransformerConfig m; // a dense 70B-class model
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
+    wb::TransformerConfig m;     // a dense 70B-class model
     m.params = 70e9;
     m.layers = 80;
     m.hidden = 8192;
@@ -46,6 +48,7 @@ wb::JobConfig llamaScaleJob() {
 // Checkpoint every 30 min (near Young's 34 min at M ≈ 4.8 h, δ = 2 min): ~270 failures and
 // ~2,400 checkpoints per trial; the simulator skips whole failure-free cycles at once.
 void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     const wb::JobConfig c = llamaScaleJob();
     wb::GoodputStats s;
     for (auto _ : state) {
@@ -59,6 +62,7 @@ void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
 
 // One 54-day run with its full segment timeline (what the C1 view draws).
 void BM_GoodputTimeline_16kGpus_54Days(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     const wb::JobConfig c = llamaScaleJob();
     std::size_t segments = 0;
     for (auto _ : state) {
@@ -78,6 +82,7 @@ wb::ParallelLayout llamaLayout() {
 }
 
 void BM_BlastRadius_FailCoolingZone(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     const wb::ClusterFailureModel model(wb::ClusterSpec{}, llamaLayout());
     const int id = model.id(wb::ComponentKind::Cooling, 3);
     for (auto _ : state) {
@@ -87,6 +92,7 @@ void BM_BlastRadius_FailCoolingZone(benchmark::State& state) {
 }
 
 void BM_BlastRadius_BuildAndScanSpofs(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     for (auto _ : state) {
         const wb::ClusterFailureModel model(wb::ClusterSpec{}, llamaLayout());
         const auto spofs = model.singlePointsOfFailure();
@@ -97,6 +103,7 @@ void BM_BlastRadius_BuildAndScanSpofs(benchmark::State& state) {
 // One frame of the RoCE incast with everything on (PFC, ECN marking, DCQCN, go-back-N under
 // injected loss); the argument is the number of senders (8 is the scenario's default).
 void BM_FabricFrame(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     wb::FabricConfig c;
     c.senders = static_cast<int>(state.range(0));
     c.dropRate = 1e-3;
@@ -110,6 +117,7 @@ void BM_FabricFrame(benchmark::State& state) {
 }
 // The trace is generated once outside the timing: what is measured is the simulation.
 void BM_Scheduler_10000Jobs(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     wb::JobTraceConfig t;
     t.jobs = 10000;
     t.clusterGpus = 512;
@@ -129,6 +137,7 @@ void BM_Scheduler_10000Jobs(benchmark::State& state) {
     state.counters["events"] = static_cast<double>(events);
 }
 void BM_MoeRouterStep_512Tokens_64Experts(benchmark::State& state) {
+    wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     wb::MoeRoutingConfig c;
     c.tokens = 512;
     c.experts = 64;

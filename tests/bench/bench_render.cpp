@@ -3,6 +3,7 @@
 #include "engine/registry.h"
 #include "frame_stage.h"
 #include "kineto_generator.h"
+#include "platform.h"
 #include "scenario_session.h"
 #include "slide_widget.h"
 #include "theme.h"
@@ -42,6 +43,7 @@ void renderFrames(benchmark::State& state, const Frames& frames) {
     stage.resize(kSize);
     stage.show();
     stage.setFrames(frames);
+    clearVectorUpperState(); // as the app does before each tick (see platform.h)
     QImage image(kSize, QImage::Format_ARGB32_Premultiplied);
     for (auto _ : state) {
         QPainter p(&image);
@@ -206,6 +208,7 @@ void BM_PlaybackTick(benchmark::State& state, const char* scenario, int step) {
     slide.resize(kSize);
     slide.show();
     slide.setText(session.slideText(step));
+    clearVectorUpperState(); // ScenarioSession::frames clears it again each tick
     QImage image(kSize, QImage::Format_ARGB32_Premultiplied);
     double t = 0.0;
     for (auto _ : state) {
@@ -368,6 +371,7 @@ BENCHMARK(BM_ImportKineto_PythonJsonLoad)
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
     QApplication app(argc, argv);
+    wb::clearVectorUpperState();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
