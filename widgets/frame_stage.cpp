@@ -4,6 +4,7 @@
 #include "chart_view.h"
 #include "cluster_map_view.h"
 #include "comm_graph_view.h"
+#include "fabric_view.h"
 #include "facts_view.h"
 #include "issue_timeline_view.h"
 #include "ladder_view.h"
@@ -39,6 +40,7 @@ template <> struct ViewFor<ScheduleFrame> { using type = ScheduleView; };
 template <> struct ViewFor<TopologyFrame> { using type = TopologyView; };
 template <> struct ViewFor<BarChartFrame> { using type = BarChartView; };
 template <> struct ViewFor<ClusterMapFrame> { using type = ClusterMapView; };
+template <> struct ViewFor<FabricFrame> { using type = FabricView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -93,7 +95,7 @@ void FrameStage::setTheme(const Theme& theme) {
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
                    LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView,
-                   TopologyView, BarChartView, ClusterMapView>(view, m_theme);
+                   TopologyView, BarChartView, ClusterMapView, FabricView>(view, m_theme);
     }
     update();
 }

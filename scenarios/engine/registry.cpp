@@ -1,6 +1,7 @@
 #include "engine/registry.h"
 
 #include "collectives/ring_allreduce_scenario.h"
+#include "fabric/roce_vs_infiniband_scenario.h"
 #include "gpu/coalescing_transpose_scenario.h"
 #include "gpu/memory_hierarchy_scenario.h"
 #include "gpu/occupancy_scenario.h"
@@ -32,6 +33,7 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<RingAllReduceScenario>());
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
         v.push_back(std::make_unique<FabricMappingScenario>());
+        v.push_back(std::make_unique<RoceVsInfinibandScenario>());
         v.push_back(std::make_unique<FailuresCheckpointScenario>());
         v.push_back(std::make_unique<SilentHangScenario>());
         v.push_back(std::make_unique<SlowdownTriageScenario>());

@@ -4,6 +4,7 @@
 #include "frames/chart_frame.h"
 #include "frames/cluster_map_frame.h"
 #include "frames/comm_graph_frame.h"
+#include "frames/fabric_frame.h"
 #include "frames/facts_frame.h"
 #include "frames/issue_timeline_frame.h"
 #include "frames/ladder_frame.h"
@@ -23,7 +24,7 @@ namespace wb {
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
                  LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
-                 TopologyFrame, BarChartFrame, ClusterMapFrame>;
+                 TopologyFrame, BarChartFrame, ClusterMapFrame, FabricFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -199,6 +199,12 @@ void BM_Stage_RingStep(benchmark::State& state) {
     renderFrames(state, framesOf("ring-allreduce", 1, 0.5, "ranks", "16"));
 }
 
+// The B5 incast (RoCE with PFC, 8 senders, mid-run) as one FabricView filling the stage.
+void BM_FabricView_PfcIncast(benchmark::State& state) {
+    const Frames frames = framesOf("roce-vs-infiniband", 1, 0.5);
+    renderFrames(state, Frames{{frames.items.front()}});
+}
+
 // One playback tick: compute the step's frames at a new t, hand them to the stage, paint.
 void BM_PlaybackTick(benchmark::State& state, const char* scenario, int step) {
     const Scenario& s = *findScenario(scenario);
@@ -254,11 +260,14 @@ BENCHMARK(BM_MemoryAccessView_Shared32Way)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LadderView)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_IssueTimelineView_4000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Stage_RingStep)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FabricView_PfcIncast)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, ring_reduce_scatter, "ring-allreduce", 1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, alpha_beta_chart, "ring-allreduce", 5)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, roofline_batch_sweep, "roofline", 5)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PlaybackTick, fabric_pfc_incast, "roce-vs-infiniband", 1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StartupToFirstFrame)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 

@@ -7,6 +7,7 @@
 #include "fabric/dcqcn_rate.h"
 #include "fabric/fabric_recommendation.h"
 #include "fabric/fabric_sim.h"
+#include "fabric/go_back_n.h"
 #include "scenario_test_helpers.h"
 
 #include <QtTest>
@@ -139,8 +140,10 @@ private slots:
         c.dropRate = p;
         FabricSim sim(c);
         const FabricSummary s = sim.run(5e-3);
-        const double w = sim.roundTripSlots(0) + 1.0;
-        const double expectedFraction = 1.0 / (1.0 + w * p / (1.0 - p));
+        const double w = goBackNResentPerLoss(sim.roundTripSlots(0));
+        QCOMPARE(w, sim.roundTripSlots(0) + 1.0);
+        const double expectedFraction = goBackNGoodputFraction(p, w);
+        QVERIFY(std::fabs(expectedFraction - 1.0 / (1.0 + w * p / (1.0 - p))) < 1e-12);
         const double fraction = s.goodputGbps / c.linkGbps;
         QVERIFY2(within(fraction, expectedFraction, 0.05),
                  describe("goodput fraction", fraction, expectedFraction));
@@ -269,6 +272,19 @@ private slots:
         FabricSim other(c);
         other.run(2e-3);
         QVERIFY(!(other.counters() == a.counters()));
+    }
+
+    // The go-back-N prediction at its ends: no loss costs nothing, each loss costs w packets
+    // (so the fraction is 1/(1 + w) when every other packet is lost), nonsense is refused.
+    void goBackNFormulaLimits() {
+        QCOMPARE(goBackNGoodputFraction(0.0, 37), 1.0);
+        QVERIFY(std::fabs(goBackNGoodputFraction(0.5, 37) - 1.0 / 38.0) < 1e-12);
+        QVERIFY(goBackNGoodputFraction(0.01, 73) < goBackNGoodputFraction(0.01, 37));
+        QCOMPARE(goBackNResentPerLoss(0), 1.0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, goBackNGoodputFraction(1.0, 37));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, goBackNGoodputFraction(-0.1, 37));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, goBackNGoodputFraction(0.1, 0.5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, goBackNResentPerLoss(-1));
     }
 
     void nonsenseIsRefused() {
