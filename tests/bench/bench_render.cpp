@@ -269,6 +269,8 @@ BENCHMARK_CAPTURE(BM_PlaybackTick, roofline_batch_sweep, "roofline", 5)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, fabric_pfc_incast, "roce-vs-infiniband", 1)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PlaybackTick, moe_collapse_training, "moe-routing", 1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StartupToFirstFrame)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 
 // Full import of a generated Kineto trace (events stored, ready to draw) against Python's
