@@ -9,6 +9,7 @@
 #include "issue_timeline_view.h"
 #include "ladder_view.h"
 #include "memory_access_view.h"
+#include "node_topology_view.h"
 #include "ring_view.h"
 #include "schedule_view.h"
 #include "sm_grid_view.h"
@@ -41,6 +42,7 @@ template <> struct ViewFor<TopologyFrame> { using type = TopologyView; };
 template <> struct ViewFor<BarChartFrame> { using type = BarChartView; };
 template <> struct ViewFor<ClusterMapFrame> { using type = ClusterMapView; };
 template <> struct ViewFor<FabricFrame> { using type = FabricView; };
+template <> struct ViewFor<NodeTopologyFrame> { using type = NodeTopologyView; };
 
 template <typename... Views> void applyTheme(QWidget* view, const Theme& theme) {
     // Exactly one cast succeeds; the fold stops there.
@@ -95,7 +97,8 @@ void FrameStage::setTheme(const Theme& theme) {
     for (QWidget* view : m_views) {
         applyTheme<RingView, ChartView, FactsView, WarpLanesView, SmGridView, MemoryAccessView,
                    LadderView, IssueTimelineView, TimelineView, CommGraphView, ScheduleView,
-                   TopologyView, BarChartView, ClusterMapView, FabricView>(view, m_theme);
+                   TopologyView, BarChartView, ClusterMapView, FabricView, NodeTopologyView>(
+            view, m_theme);
     }
     update();
 }

@@ -136,6 +136,7 @@ const std::vector<CalcModel>& calcModels() {
         appendParallelCalcModels(v);
         appendReliabilityCalcModels(v);
         appendFabricCalcModels(v);
+        appendNodeCalcModels(v);
         appendPlanningCalcModels(v);
         appendMoeCalcModels(v);
         return v;

@@ -96,7 +96,11 @@ std::vector<std::string> lessonsForFormat(const std::string& format) {
         return {"slowdown-triage"};
     if (format == "ncu-csv")
         return {"roofline", "occupancy"};
-    if (format == "nccl-tests" || format == "nccl-tests+nccl-log" || format == "nccl-log")
+    if (format == "nccl-log")
+        return {"nccl-topology", "ring-allreduce"};
+    if (format == "nccl-tests+nccl-log")
+        return {"ring-allreduce", "nccl-topology"};
+    if (format == "nccl-tests")
         return {"ring-allreduce"};
     return {};
 }

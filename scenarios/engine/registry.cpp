@@ -8,6 +8,7 @@
 #include "gpu/silicon_mapping_scenario.h"
 #include "gpu/warp_divergence_scenario.h"
 #include "moe/moe_routing_scenario.h"
+#include "node/nccl_topology_scenario.h"
 #include "parallel/fabric_mapping_scenario.h"
 #include "parallel/parallelism_strategies_scenario.h"
 #include "planning/memory_budget_scenario.h"
@@ -34,6 +35,7 @@ const std::vector<std::unique_ptr<Scenario>>& allScenarios() {
         v.push_back(std::make_unique<RingAllReduceScenario>());
         v.push_back(std::make_unique<ParallelismStrategiesScenario>());
         v.push_back(std::make_unique<FabricMappingScenario>());
+        v.push_back(std::make_unique<NcclTopologyScenario>());
         v.push_back(std::make_unique<RoceVsInfinibandScenario>());
         v.push_back(std::make_unique<MoeRoutingScenario>());
         v.push_back(std::make_unique<FailuresCheckpointScenario>());

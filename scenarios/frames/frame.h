@@ -9,6 +9,7 @@
 #include "frames/issue_timeline_frame.h"
 #include "frames/ladder_frame.h"
 #include "frames/memory_access_frame.h"
+#include "frames/node_topology_frame.h"
 #include "frames/ring_frame.h"
 #include "frames/schedule_frame.h"
 #include "frames/sm_grid_frame.h"
@@ -24,7 +25,7 @@ namespace wb {
 using Frame =
     std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
                  LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
-                 TopologyFrame, BarChartFrame, ClusterMapFrame, FabricFrame>;
+                 TopologyFrame, BarChartFrame, ClusterMapFrame, FabricFrame, NodeTopologyFrame>;
 
 struct Frames {
     std::vector<Frame> items; // laid out left to right, the first one largest

@@ -205,6 +205,27 @@ void BM_FabricView_PfcIncast(benchmark::State& state) {
     renderFrames(state, Frames{{frames.items.front()}});
 }
 
+// B4: two servers' parts, links and NCCL's rings with their packets, alone on the stage; and
+// the whole step (the view plus the per-channel bandwidth panel), frames computed once.
+void BM_NodeTopologyView_Rings(benchmark::State& state) {
+    Frames f = framesOf("nccl-topology", 1, 0.5);
+    f.items.resize(1);
+    renderFrames(state, f);
+}
+void BM_Stage_NodeRingsStep(benchmark::State& state) {
+    renderFrames(state, framesOf("nccl-topology", 1, 0.5));
+}
+// The frames alone: what the model computes per tick for that step.
+void BM_NodeRingsFrames(benchmark::State& state) {
+    const Scenario& s = *findScenario("nccl-topology");
+    ScenarioSession session(s, s.defaultParams());
+    double t = 0.0;
+    for (auto _ : state) {
+        t = t >= 1.0 ? 0.0 : t + 1.0 / 240.0;
+        benchmark::DoNotOptimize(session.frames(1, t).items.size());
+    }
+}
+
 // One playback tick: compute the step's frames at a new t, hand them to the stage, paint.
 void BM_PlaybackTick(benchmark::State& state, const char* scenario, int step) {
     const Scenario& s = *findScenario(scenario);
@@ -261,6 +282,9 @@ BENCHMARK(BM_LadderView)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_IssueTimelineView_4000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Stage_RingStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FabricView_PfcIncast)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NodeTopologyView_Rings)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Stage_NodeRingsStep)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NodeRingsFrames)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, ring_reduce_scatter, "ring-allreduce", 1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, alpha_beta_chart, "ring-allreduce", 5)
@@ -268,6 +292,10 @@ BENCHMARK_CAPTURE(BM_PlaybackTick, alpha_beta_chart, "ring-allreduce", 5)
 BENCHMARK_CAPTURE(BM_PlaybackTick, roofline_batch_sweep, "roofline", 5)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, fabric_pfc_incast, "roce-vs-infiniband", 1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PlaybackTick, node_rings_packets, "nccl-topology", 1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PlaybackTick, node_gpu_util_timeline, "nccl-topology", 5)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlaybackTick, moe_collapse_training, "moe-routing", 1)
     ->Unit(benchmark::kMillisecond);
