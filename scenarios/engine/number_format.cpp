@@ -103,6 +103,14 @@ std::string formatSi(double value, std::string_view unit, int significant, bool 
     return text + " " + kPrefixes[k].name + std::string(unit);
 }
 
+std::string formatPercent(double percent, int digits) {
+    return formatSignificant(percent, digits).append(" %");
+}
+
+std::string formatShare(double fraction, int digits) {
+    return formatPercent(fraction * 100.0, digits);
+}
+
 std::string formatBytes(double bytes, bool keepTrailingZeros) {
     if (std::isfinite(bytes) && std::fabs(bytes) < 999.5)
         return std::to_string(std::lround(bytes)) + " B";

@@ -17,6 +17,11 @@ std::string formatNumber(double v);
 // dropped: 295.34 -> "295.3" (4), 0.083333 -> "0.0833" (3), 1365.3 -> "1365" (3).
 std::string formatSignificant(double v, int digits);
 
+// A percentage with `digits` significant digits: 99.688 -> "99.7 %". formatShare takes a
+// fraction of one instead (0.25 -> "25 %"); the scenarios' percentages all come through these.
+std::string formatPercent(double percent, int digits = 3);
+std::string formatShare(double fraction, int digits = 3);
+
 // Value with a decimal SI prefix and unit: 1.5e9, "B" -> "1.5 GB"; 3.2e-6, "s" -> "3.2 µs".
 // Rounding that carries into the next prefix moves up (999.96e3 -> "1 M..."). With
 // keepTrailingZeros the text keeps `significant` digits ("1.50 MB"), so an animated

@@ -33,10 +33,6 @@ std::string num(double v, int digits = 3) {
     return formatSignificant(v, digits);
 }
 
-std::string pct(double fraction) {
-    return concat(formatSignificant(fraction * 100.0, 3), " %");
-}
-
 std::size_t idx(int i) {
     return static_cast<std::size_t>(i);
 }
@@ -153,9 +149,9 @@ BarChartFrame loadBarsAt(const MoeRuns& r, const MoeRoutingSim& s, int i, const 
     f.title =
         concat(who, ": training step ", std::to_string(rec.step), " of ", std::to_string(r.steps));
     f.caption =
-        concat("hottest expert ", pct(rec.maxLoadFraction),
+        concat("hottest expert ", formatShare(rec.maxLoadFraction),
                " of k·T = ", std::to_string(r.config.topK * r.config.tokens), " assignments (fair ",
-               pct(1.0 / r.experts()), "), ", std::to_string(rec.activeExperts), " of ",
+               formatShare(1.0 / r.experts()), "), ", std::to_string(rec.activeExperts), " of ",
                std::to_string(r.experts()), " experts active");
     const auto hottest = std::max_element(rec.load.begin(), rec.load.end());
     f.emphasis = static_cast<int>(hottest - rec.load.begin());
@@ -207,9 +203,9 @@ ChartFrame maxLoadChart(const MoeRuns& r, const std::vector<Balancing>& runs, in
         const MoeStepRecord& now = s.history()[idx(upto)];
         ChartMarker m;
         m.at = {static_cast<double>(now.step), now.maxLoadFraction};
-        m.label = pct(now.maxLoadFraction);
+        m.label = formatShare(now.maxLoadFraction);
         m.tooltip = concat(routerName(b), " at step ", std::to_string(now.step), ": ",
-                           pct(now.maxLoadFraction), " (", kToy, ")");
+                           formatShare(now.maxLoadFraction), " (", kToy, ")");
         m.colorIndex = c.series.back().colorIndex;
         m.emphasis = b == runs.back();
         c.markers.push_back(m);
@@ -255,8 +251,8 @@ Frames collapseStep(const MoeRuns& r, double t) {
     FactsFrame facts;
     facts.title = concat("Step ", std::to_string(rec.step), " without balancing");
     facts.rows = {
-        {"max expert load", pct(rec.maxLoadFraction),
-         concat("fair ", pct(1.0 / r.experts()), "; ", kToy), true},
+        {"max expert load", formatShare(rec.maxLoadFraction),
+         concat("fair ", formatShare(1.0 / r.experts()), "; ", kToy), true},
         {"load entropy", concat(num(rec.loadEntropy), " nats"),
          concat("ln E = ", num(std::log(static_cast<double>(r.experts()))), " when uniform")},
         {"active experts",
@@ -310,7 +306,7 @@ Frames biasStep(const MoeRuns& r, double t) {
                                                            : *r.bias;
         const MoeStepRecord& rec = s.history()[idx(i)];
         facts.rows.push_back({routerName(b),
-                              concat(pct(rec.maxLoadFraction), " max, ",
+                              concat(formatShare(rec.maxLoadFraction), " max, ",
                                      std::to_string(rec.activeExperts), " active"),
                               b == Balancing::Bias      ? kDeepSeek
                               : b == Balancing::AuxLoss ? kSwitch
@@ -330,11 +326,11 @@ BarChartFrame capacityBars(const MoeRuns& r, const ExpertDispatch& d, const std:
                            double axisMax) {
     BarChartFrame f;
     f.title = concat(who, ": capacity factor ", num(r.capacityFactor));
-    f.caption =
-        concat(std::to_string(d.droppedAssignments), " of ",
-               std::to_string(r.config.topK * r.config.tokens), " assignments dropped (",
-               pct(droppedFraction(d, r.config)), "), ", std::to_string(d.tokensFullyDropped),
-               d.tokensFullyDropped == 1 ? " token" : " tokens", " lost every expert");
+    f.caption = concat(std::to_string(d.droppedAssignments), " of ",
+                       std::to_string(r.config.topK * r.config.tokens), " assignments dropped (",
+                       formatShare(droppedFraction(d, r.config)), "), ",
+                       std::to_string(d.tokensFullyDropped),
+                       d.tokensFullyDropped == 1 ? " token" : " tokens", " lost every expert");
     f.series = {"kept", "dropped"};
     f.axisTitle = "token assignments per expert";
     f.axisMax = axisMax;
@@ -372,8 +368,8 @@ Frames capacityStep(const MoeRuns& r, double) {
     for (const auto* d : {&r.capCollapsed, &r.capBalanced}) {
         ChartMarker m;
         m.at = {r.capacityFactor, droppedFraction(*d, r.config) * 100.0};
-        m.label = pct(droppedFraction(*d, r.config));
-        m.tooltip = concat(pct(droppedFraction(*d, r.config)),
+        m.label = formatShare(droppedFraction(*d, r.config));
+        m.tooltip = concat(formatShare(droppedFraction(*d, r.config)),
                            " dropped at C = ", num(r.capacityFactor), "; capacity ", kSwitch);
         m.colorIndex = d == &r.capCollapsed ? a.colorIndex : b.colorIndex;
         m.emphasis = true;

@@ -34,18 +34,8 @@ constexpr int kIterations = 6;
 constexpr double kKernelS = 4e-3;
 constexpr double kLaunchGapS = 40e-6;
 constexpr int kSweepPoints = 25;
-
-std::string gbs(double v) {
-    return formatSignificant(v, 3) + " GB/s";
-}
-
-std::string ms(double s) {
-    return formatSignificant(s * 1e3, 3) + " ms";
-}
-
-std::string pct(double v) {
-    return formatSignificant(v, 3) + " %";
-}
+// Per-step latency for the tree-vs-ring crossover: an assumption, not a FACTS figure.
+constexpr double kAssumedAlphaS = 5e-6;
 
 struct SweepPoint {
     double slowdownS = 0;
@@ -88,7 +78,8 @@ NodeTopologyFrame serverFrame(const B4Model& m, double phaseS) {
     nvlink.colorIndex = 0;
     nvlink.packetsPerS = kPacketsAtFastest;
     nvlink.tip =
-        "GPU 0 → GPU 1 over NVLink through the NVSwitch: " + gbs(bw.nvlinkGBs) + " per direction";
+        "GPU 0 → GPU 1 over NVLink through the NVSwitch: " + formatSi(bw.nvlinkGBs * 1e9, "B/s") +
+        " per direction";
     // GPU 0 → GPU 2 without NVLink: up through PCIe switch 0, across CPU 0's root complex, down
     // switch 1 (NCCL calls this distance PHB).
     NodeRoute pcie;
@@ -96,13 +87,13 @@ NodeTopologyFrame serverFrame(const B4Model& m, double phaseS) {
                   d.gpuPart(0, 2)};
     pcie.colorIndex = 1;
     pcie.packetsPerS = kPacketsAtFastest * bw.pcieGBs / bw.nvlinkGBs;
-    pcie.tip = "GPU 0 → GPU 2 over PCIe through CPU 0: at most " + gbs(bw.pcieGBs) +
-               " per direction, sharing the switches' uplinks";
+    pcie.tip = "GPU 0 → GPU 2 over PCIe through CPU 0: at most " +
+               formatSi(bw.pcieGBs * 1e9, "B/s") + " per direction, sharing the switches' uplinks";
     f.routes = {nvlink, pcie};
     f.routeClasses = {"NVLink: GPU 0 → GPU 1", "PCIe: GPU 0 → GPU 2"};
     f.phaseS = phaseS;
-    f.caption = "Packets per second ∝ bandwidth: NVLink " + gbs(bw.nvlinkGBs) + " vs PCIe " +
-                gbs(bw.pcieGBs) + " per direction; " + kLayout;
+    f.caption = "Packets per second ∝ bandwidth: NVLink " + formatSi(bw.nvlinkGBs * 1e9, "B/s") +
+                " vs PCIe " + formatSi(bw.pcieGBs * 1e9, "B/s") + " per direction; " + kLayout;
     return f;
 }
 
@@ -111,12 +102,13 @@ FactsFrame linkFacts(const B4Model& m) {
     const GpuSpec& g = *m.gpu;
     FactsFrame f;
     f.title = "Link classes, per direction (" + g.name + ")";
-    f.rows.push_back({"NVLink per GPU", gbs(bw.nvlinkGBs),
+    f.rows.push_back({"NVLink per GPU", formatSi(bw.nvlinkGBs * 1e9, "B/s"),
                       "half of " + formatSignificant(g.value("nvlink_bidirectional_gbs"), 4) +
                           " GB/s bidirectional · " + cat().citation(g, "nvlink_bidirectional_gbs"),
                       true});
-    f.rows.push_back({"PCIe x16", gbs(bw.pcieGBs), cat().citation(g, "pcie_per_direction_gbs")});
-    f.rows.push_back({"NIC", gbs(bw.nicGBs),
+    f.rows.push_back({"PCIe x16", formatSi(bw.pcieGBs * 1e9, "B/s"),
+                      cat().citation(g, "pcie_per_direction_gbs")});
+    f.rows.push_back({"NIC", formatSi(bw.nicGBs * 1e9, "B/s"),
                       formatSignificant(g.value("nic_gbps"), 3) + " Gb/s ÷ 8 · " +
                           cat().citation(g, "nic_gbps")});
     f.rows.push_back({"NVLink ÷ PCIe", formatSignificant(bw.nvlinkGBs / bw.pcieGBs, 3) + "×",
@@ -167,13 +159,14 @@ FactsFrame ringFacts(const B4Model& m) {
                       "each a ring over every GPU; the buffer is split across channels"});
     f.rows.push_back({"NICs used per server", std::to_string(nicsUsed),
                       m.hosts > 1 ? "one per channel, up to 8" : "one server: no network"});
-    f.rows.push_back({"Ring bus bandwidth", gbs(m.ringBusGBs),
-                      m.hosts > 1 ? "min(NVLink " + gbs(bw.nvlinkGBs) + ", " +
-                                        std::to_string(nicsUsed) + " × NIC " + gbs(bw.nicGBs) + ")"
+    f.rows.push_back({"Ring bus bandwidth", formatSi(m.ringBusGBs * 1e9, "B/s"),
+                      m.hosts > 1 ? "min(NVLink " + formatSi(bw.nvlinkGBs * 1e9, "B/s") + ", " +
+                                        std::to_string(nicsUsed) + " × NIC " +
+                                        formatSi(bw.nicGBs * 1e9, "B/s") + ")"
                                   : std::string("NVLink per GPU"),
                       true});
-    f.rows.push_back(
-        {"Ring time (bandwidth term)", ms(m.ring.bandwidthS), "2(N−1)/N · K / B (FACTS §3)"});
+    f.rows.push_back({"Ring time (bandwidth term)", formatSi(m.ring.bandwidthS, "s"),
+                      "2(N−1)/N · K / B (FACTS §3)"});
     f.rows.push_back(
         {"Bytes sent per GPU", formatBytes(m.ring.bytesSentPerRank), "2(N−1)/N · K (FACTS §3)"});
     return f;
@@ -231,9 +224,10 @@ FactsFrame treeFacts(const B4Model& m) {
                       "⌈log₂ servers⌉ hops between servers"});
     const auto cross =
         crossoverBytes(AllReduceAlgorithm::Ring, AllReduceAlgorithm::DoubleBinaryTree,
-                       std::max(2, n), {5e-6, m.ringBusGBs * 1e9});
-    f.rows.push_back({"Tree wins below", cross ? formatBytes(*cross) : std::string("never"),
-                      "α = 5 µs per step (assumed), B = ring bus bandwidth"});
+                       std::max(2, n), {kAssumedAlphaS, m.ringBusGBs * 1e9});
+    f.rows.push_back(
+        {"Tree wins below", cross ? formatBytes(*cross) : std::string("never"),
+         "α = " + formatSi(kAssumedAlphaS, "s") + " per step (assumed), B = ring bus bandwidth"});
     return f;
 }
 
@@ -253,8 +247,8 @@ NodeTopologyFrame pathFrame(const B4Model& m, bool gpuDirect, double phaseS) {
             r.marks = paths[g].marks;
         r.tip = prefixed("GPU ", std::to_string(paths[g].gpu)) + " → NIC " +
                 std::to_string(paths[g].nic) + ": " + paths[g].name + ", " +
-                std::to_string(paths[g].pcieHops) + " PCIe hops, " + gbs(rate.perGpuGBs) +
-                " with all 8 sending";
+                std::to_string(paths[g].pcieHops) + " PCIe hops, " +
+                formatSi(rate.perGpuGBs * 1e9, "B/s") + " with all 8 sending";
         f.routes.push_back(r);
     }
     // GPU 0's path on top of the others.
@@ -289,13 +283,14 @@ FactsFrame pathFacts(const B4Model& m, bool aboutGpuDirect) {
     f.rows.push_back({"Crosses the CPU link", both(yes(a.crossesCpuLink), yes(b.crossesCpuLink)),
                       "NCCL_NET_GDR_LEVEL sets how far apart NIC and GPU may be for GPUDirect"});
     f.rows.push_back({"Per GPU, all 8 sending",
-                      both(gbs(m.gdrRate.perGpuGBs), gbs(m.bounceRate.perGpuGBs)),
+                      both(formatSi(m.gdrRate.perGpuGBs * 1e9, "B/s"),
+                           formatSi(m.bounceRate.perGpuGBs * 1e9, "B/s")),
                       prefixed("min(NIC, PCIe x16 ÷ paths sharing it): ",
                                aboutGpuDirect ? m.gdrRate.bottleneck : m.bounceRate.bottleneck),
                       true});
     f.rows.push_back({prefixed("Time to send ", formatBytes(m.messageBytes)),
-                      both(ms(m.messageBytes / (m.gdrRate.perGpuGBs * 1e9)),
-                           ms(m.messageBytes / (m.bounceRate.perGpuGBs * 1e9))),
+                      both(formatSi(m.messageBytes / (m.gdrRate.perGpuGBs * 1e9), "s"),
+                           formatSi(m.messageBytes / (m.bounceRate.perGpuGBs * 1e9), "s")),
                       "bandwidth term only, per GPU"});
     return f;
 }
@@ -317,21 +312,23 @@ ScheduleFrame waitSchedule(const B4Model& m, double t) {
             const int category =
                 s.kind == SpanKind::Compute ? 0 : (s.kind == SpanKind::Waiting ? 1 : 2);
             std::string tip = f.categories[static_cast<std::size_t>(category)] + ", iteration " +
-                              std::to_string(s.iteration) + ": " + ms(s.endS - s.startS) + " on " +
-                              pct(r->smFraction(s.kind) * 100) + " of the SMs";
+                              std::to_string(s.iteration) + ": " +
+                              formatSi(s.endS - s.startS, "s") + " on " +
+                              formatShare(r->smFraction(s.kind)) + " of the SMs";
             row.bars.push_back({s.startS, s.endS, ScheduleKind::Compute, "", 0, tip, category});
         }
         f.rows.push_back(row);
     }
-    f.caption = "rank 0 spins in NCCL for " + ms(m.wait.waitingS) + " of " + ms(m.wait.endS) +
-                "; NCCL holds " + std::to_string(m.wait.config.ncclSms) + " of " +
+    f.caption = "rank 0 spins in NCCL for " + formatSi(m.wait.waitingS, "s") + " of " +
+                formatSi(m.wait.endS, "s") + "; NCCL holds " +
+                std::to_string(m.wait.config.ncclSms) + " of " +
                 std::to_string(m.wait.config.smCount) + " SMs (one block per channel)";
     return f;
 }
 
 ChartFrame samplesChart(const B4Model& m) {
     ChartFrame c;
-    c.title = "nvidia-smi vs the SMs, per " + ms(m.sampleS) + " sample";
+    c.title = "nvidia-smi vs the SMs, per " + formatSi(m.sampleS, "s") + " sample";
     c.x = {"time (s)", false, 0, m.wait.endS};
     c.y = {"percent", false, 0, 105};
     const auto steps = [](const std::vector<UtilisationSample>& s, bool util) {
@@ -365,10 +362,14 @@ ChartFrame sweepChart(const B4Model& m) {
     c.series = {util, sm};
     const UtilisationSample now = utilisationOver(m.wait.fast.kernels(), 0, m.wait.endS);
     const double x = (m.wait.config.slowdownS) * 1e3;
-    c.markers.push_back(
-        {{x, now.gpuUtilPercent}, "GPU-Util " + pct(now.gpuUtilPercent), kNvml, 0, false, true});
+    c.markers.push_back({{x, now.gpuUtilPercent},
+                         "GPU-Util " + formatPercent(now.gpuUtilPercent),
+                         kNvml,
+                         0,
+                         false,
+                         true});
     c.markers.push_back({{x, now.smActivityPercent},
-                         "SM activity " + pct(now.smActivityPercent),
+                         "SM activity " + formatPercent(now.smActivityPercent),
                          "time-average share of SMs busy on rank 0",
                          1,
                          false,
@@ -382,13 +383,13 @@ FactsFrame utilFacts(const B4Model& m) {
     const UtilisationSample slow = utilisationOver(m.wait.slow.kernels(), 0, m.wait.endS);
     FactsFrame f;
     f.title = "Over the whole run";
-    f.rows.push_back({"rank 0 GPU-Util", pct(fast.gpuUtilPercent), kNvml, true});
-    f.rows.push_back(
-        {"rank 0 SM activity", pct(fast.smActivityPercent), "time-average share of SMs with work"});
-    f.rows.push_back({"rank 1 GPU-Util", pct(slow.gpuUtilPercent), kNvml});
-    f.rows.push_back({"rank 1 SM activity", pct(slow.smActivityPercent),
+    f.rows.push_back({"rank 0 GPU-Util", formatPercent(fast.gpuUtilPercent), kNvml, true});
+    f.rows.push_back({"rank 0 SM activity", formatPercent(fast.smActivityPercent),
+                      "time-average share of SMs with work"});
+    f.rows.push_back({"rank 1 GPU-Util", formatPercent(slow.gpuUtilPercent), kNvml});
+    f.rows.push_back({"rank 1 SM activity", formatPercent(slow.smActivityPercent),
                       "the slow rank computes: its SMs really are busy"});
-    f.rows.push_back({"rank 0 waiting", pct(100.0 * m.wait.waitingS / m.wait.endS),
+    f.rows.push_back({"rank 0 waiting", formatShare(m.wait.waitingS / m.wait.endS),
                       "spinning in the all-reduce for the slow rank"});
     f.rows.push_back({"Look at instead", "SM activity, MFU",
                       "DCGM's SM-activity counter; useful FLOPs ÷ peak (FACTS §9.4)"});

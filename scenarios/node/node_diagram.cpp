@@ -21,10 +21,6 @@ constexpr double kNvSwitchY = 7.2, kNvSwitchH = 0.8;
 constexpr double kCpuY = 8.5, kCpuH = 0.9;
 constexpr double kDramY = 9.9, kDramH = 0.8;
 
-std::string gbs(double v) {
-    return formatSignificant(v, 3) + " GB/s";
-}
-
 } // namespace
 
 NodeBandwidths nodeBandwidths(const GpuSpec& gpu) {
@@ -43,14 +39,16 @@ NodeDiagram::NodeDiagram(int hosts, const GpuSpec& gpu, std::vector<std::string>
         throw std::invalid_argument("servers must be between 1 and 8, got " +
                                     std::to_string(hosts));
     const HardwareCatalogue& cat = HardwareCatalogue::builtin();
-    const std::string nvlinkTip = "NVLink to the NVSwitch fabric: " + gbs(m_bw.nvlinkGBs) +
-                                  " per direction per GPU (" + gpu.name + "; " +
-                                  cat.citation(gpu, "nvlink_bidirectional_gbs") + ")";
-    const std::string pcieTip = "PCIe x16: " + gbs(m_bw.pcieGBs) + " per direction (" +
-                                cat.citation(gpu, "pcie_per_direction_gbs") + ")";
+    const std::string nvlinkTip =
+        "NVLink to the NVSwitch fabric: " + formatSi(m_bw.nvlinkGBs * 1e9, "B/s") +
+        " per direction per GPU (" + gpu.name + "; " +
+        cat.citation(gpu, "nvlink_bidirectional_gbs") + ")";
+    const std::string pcieTip = "PCIe x16: " + formatSi(m_bw.pcieGBs * 1e9, "B/s") +
+                                " per direction (" + cat.citation(gpu, "pcie_per_direction_gbs") +
+                                ")";
     const std::string nicTip = "NIC port: " + formatSignificant(gpu.value("nic_gbps"), 3) +
-                               " Gb/s = " + gbs(m_bw.nicGBs) + " per direction (" +
-                               cat.citation(gpu, "nic_gbps") + ")";
+                               " Gb/s = " + formatSi(m_bw.nicGBs * 1e9, "B/s") +
+                               " per direction (" + cat.citation(gpu, "nic_gbps") + ")";
 
     const double totalW = hosts * kHostW + (hosts - 1) * kHostGap;
     m_network = addPart(NodePartKind::Network, "network", 0, kNetworkY, totalW, kNetworkH,

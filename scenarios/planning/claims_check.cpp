@@ -14,7 +14,7 @@ namespace {
 
 constexpr double kSecondsPerDay = 86400.0;
 constexpr double kEffectiveTrainingTime = 0.9; // Llama 3: "higher than 90%" (FACTS §4.3)
-constexpr double kUnlikely = 0.01; // a Poisson tail below 1 % is called improbable
+constexpr double kUnlikely = 0.01;             // a Poisson tail below 1 % is called improbable
 
 void check(bool ok, const char* message) {
     if (!ok)
@@ -23,10 +23,6 @@ void check(bool ok, const char* message) {
 
 bool positive(double v) {
     return v > 0 && std::isfinite(v);
-}
-
-std::string pct(double fraction) {
-    return formatSignificant(100.0 * fraction, 3) + " %";
 }
 
 std::string num(double v) {
@@ -85,25 +81,25 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
         flag("physically impossible: " + flopsText + " needs " +
              num(v.trainingFlops / (c.gpus * gpu.peakFlops * kSecondsPerDay)) + " days on " +
              std::to_string(c.gpus) + " GPUs even at 100 % of " + peakText + ", not " +
-             num(c.days) + " (implied MFU " + pct(v.impliedMfu) + ")");
+             num(c.days) + " (implied MFU " + formatShare(v.impliedMfu) + ")");
     else if (v.impliedMfu > kBestPublishedMfu)
-        flag("implausible: the implied MFU " + pct(v.impliedMfu) +
+        flag("implausible: the implied MFU " + formatShare(v.impliedMfu) +
              " is above the best published, 56.3 % (Korthikanti et al., 1T model); Llama 3 "
              "reached 38–43 %");
 
     if (c.mfu) {
         v.daysAtClaimedMfu = v.trainingFlops / (c.gpus * gpu.peakFlops * *c.mfu) / kSecondsPerDay;
         if (*c.mfu > 1.0)
-            flag("physically impossible: a claimed MFU of " + pct(*c.mfu) +
+            flag("physically impossible: a claimed MFU of " + formatShare(*c.mfu) +
                  " exceeds the peak itself (MFU is a fraction: 0.45 means 45 %)");
         else if (v.impliedMfu > *c.mfu * 1.1)
-            flag("inconsistent: at the claimed " + pct(*c.mfu) + " MFU, " + flopsText + " takes " +
-                 num(v.daysAtClaimedMfu) + " days, longer than the " + num(c.days) +
-                 " claimed (those days imply " + pct(v.impliedMfu) + ")");
+            flag("inconsistent: at the claimed " + formatShare(*c.mfu) + " MFU, " + flopsText +
+                 " takes " + num(v.daysAtClaimedMfu) + " days, longer than the " + num(c.days) +
+                 " claimed (those days imply " + formatShare(v.impliedMfu) + ")");
         else if (v.impliedMfu < *c.mfu * kEffectiveTrainingTime * 0.85)
-            flag("inconsistent: at the claimed " + pct(*c.mfu) + " MFU the run needs " +
+            flag("inconsistent: at the claimed " + formatShare(*c.mfu) + " MFU the run needs " +
                  num(v.daysAtClaimedMfu) + " days, but " + num(c.days) + " were claimed: only " +
-                 pct(v.impliedMfu / *c.mfu) +
+                 formatShare(v.impliedMfu / *c.mfu) +
                  " of the time trained (Llama 3 kept more than 90 %) — or the MFU is inflated");
     }
 

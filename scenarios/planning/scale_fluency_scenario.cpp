@@ -71,10 +71,6 @@ std::vector<std::string> presetIds() {
     return ids;
 }
 
-std::string pct(double fraction) {
-    return formatSignificant(100.0 * fraction, 3) + " %";
-}
-
 // Parameters and tokens as people write them: 175B, 2T.
 std::string count(double v) {
     if (v >= 1e12)
@@ -167,7 +163,7 @@ Frames claimsSheet(const Checked& c) {
         {"model size N", count(k.params) + " parameters", src},
         {"tokens D", count(k.tokens), c.tokenNote},
         {"wall-clock", formatSignificant(k.days, 3) + " days", src},
-        {"MFU", k.mfu ? pct(*k.mfu) : std::string("not claimed"), c.mfuNote},
+        {"MFU", k.mfu ? formatShare(*k.mfu) : std::string("not claimed"), c.mfuNote},
         {"checkpoint",
          k.checkpointBytes ? formatBytes(*k.checkpointBytes) +
                                  (k.checkpointSeconds ? " in " + formatSi(*k.checkpointSeconds, "s")
@@ -184,7 +180,8 @@ Frames claimsSheet(const Checked& c) {
          c.gpu.name + " dense BF16, hardware catalogue"},
         {"HBM per GPU", formatBytes(c.gpu.hbmBytes), "hardware catalogue"},
         {"training FLOPs", "6·N·D", "Kaplan et al. §2.1 (FACTS §9.4)"},
-        {"best published MFU", pct(kBestPublishedMfu), "Korthikanti Table 5, 1T model (FACTS §7)"},
+        {"best published MFU", formatShare(kBestPublishedMfu),
+         "Korthikanti Table 5, 1T model (FACTS §7)"},
         {"model states", "16 bytes × N", "ZeRO §3.1 (FACTS §6)"},
         {"interruptions",
          formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3) + " per 1000 GPU-days",
@@ -215,9 +212,9 @@ Frames computeCheck(const Checked& c, double t) {
     };
     const std::vector<Bar> bars = {
         {"implied by N, D, GPUs, days", v.impliedMfu, 0,
-         "6ND ÷ (GPUs × peak × wall time) = " + pct(v.impliedMfu)},
+         "6ND ÷ (GPUs × peak × wall time) = " + formatShare(v.impliedMfu)},
         {"claimed", c.claims.mfu.value_or(0.0), 1,
-         c.claims.mfu ? "claimed " + pct(*c.claims.mfu) : std::string("no MFU claimed")},
+         c.claims.mfu ? "claimed " + formatShare(*c.claims.mfu) : std::string("no MFU claimed")},
         {"best published (1T, A100)", kBestPublishedMfu, 2, "Korthikanti Table 5: 56.3 %"},
         {"Llama 3 at 16K GPUs", 0.41, 2, "Llama 3 Table 4: 38–43 %"},
     };
@@ -232,7 +229,7 @@ Frames computeCheck(const Checked& c, double t) {
     f.title = "Compute";
     f.rows = {
         {"6·N·D", sci(v.trainingFlops) + " FLOP", "Kaplan et al. (FACTS §9.4)"},
-        {"implied MFU", pct(v.impliedMfu), "PaLM's MFU (FACTS §9.4)", true},
+        {"implied MFU", formatShare(v.impliedMfu), "PaLM's MFU (FACTS §9.4)", true},
         {"days at 100 % of peak", formatSignificant(v.impliedMfu * c.claims.days, 3),
          "6ND ÷ (GPUs × peak)"},
     };

@@ -35,9 +35,6 @@ int sizeClass(int gpus) {
     return c;
 }
 
-std::string pct(double share) {
-    return formatSignificant(share * 100.0, 3) + " %";
-}
 std::string hours(double h) {
     return formatSignificant(h, 3) + " h";
 }
@@ -152,8 +149,8 @@ ScheduleFrame nodeGantt(const Simulation& s, const ScheduleResult& r) {
     f.categories = sizeNames();
     f.axisUnit = "h";
     f.axisUnitS = kHourS;
-    f.caption = "useful utilisation " + pct(r.usefulUtilization) + " · stranded " +
-                pct(r.fragmentation) + " · mean wait " + hours(r.meanWaitH) + " · " +
+    f.caption = "useful utilisation " + formatShare(r.usefulUtilization) + " · stranded " +
+                formatShare(r.fragmentation) + " · mean wait " + hours(r.meanWaitH) + " · " +
                 std::to_string(r.jobsDone) + " jobs done";
     return f;
 }
@@ -206,13 +203,13 @@ ChartFrame gaugeChart(const std::string& title, const Gauges& g, double t) {
 FactsFrame metricsTable(const ScheduleResult& r) {
     FactsFrame f;
     f.title = schedulePolicyName(r.policy) + ": what the simulation measured";
-    f.rows.push_back({"utilisation (allocated)", pct(r.utilization),
+    f.rows.push_back({"utilisation (allocated)", formatShare(r.utilization),
                       "allocated GPU-hours ÷ (GPUs × horizon); " + std::string(kSource)});
-    f.rows.push_back({"useful utilisation", pct(r.usefulUtilization),
+    f.rows.push_back({"useful utilisation", formatShare(r.usefulUtilization),
                       "work kept at full-speed equivalent: a spread job counts 1/slowdown, "
                       "work lost to preemption not at all",
                       true});
-    f.rows.push_back({"fragmentation (stranded)", pct(r.fragmentation),
+    f.rows.push_back({"fragmentation (stranded)", formatShare(r.fragmentation),
                       "time-averaged free GPUs no waiting job can use at full speed, ÷ GPUs; "
                       "FGD (ATC'23) implies ≈ 9.5 % unallocated under baseline packers "
                       "(FACTS.md §10)",
@@ -299,9 +296,10 @@ FactsFrame traceTable(const Simulation& s, double load) {
                       std::to_string(c.gpusPerNode) + " GPUs per NVLink node, " +
                           std::to_string(c.nodesPerLeaf) + " nodes per leaf switch"});
     f.rows.push_back({"jobs", std::to_string(s.trace.size()), "Poisson arrivals, seeded"});
-    f.rows.push_back({"offered load", pct(window > 0 ? gpuHours / (c.gpus() * window) : 0.0),
+    f.rows.push_back({"offered load",
+                      formatShare(window > 0 ? gpuHours / (c.gpus() * window) : 0.0),
                       "GPU-hours asked ÷ cluster GPU-hours over the arrival window (asked for " +
-                          pct(load) + ")",
+                          formatShare(load) + ")",
                       true});
     f.rows.push_back({"jobs of 1/2/4/8/16/32/64 GPUs", sizes,
                       "illustrative weights 30/15/15/20/10/6/4 % (job_trace.h), capped at the "
@@ -436,7 +434,7 @@ FactsFrame preemptionTable(const Simulation& s) {
                       "victims: lower priority, or a team over its quota when the waiting job's "
                       "team is within its own; cheapest first"});
     f.rows.push_back({"work lost", formatSignificant(p.lostGpuH, 3) + " GPU-h",
-                      pct(allocatedGpuH > 0 ? p.lostGpuH / allocatedGpuH : 0.0) +
+                      formatShare(allocatedGpuH > 0 ? p.lostGpuH / allocatedGpuH : 0.0) +
                           " of the allocated GPU-hours; resumed from the last checkpoint",
                       true});
     f.rows.push_back({"largest loss ÷ its contract", formatSignificant(p.worstShareOfContract, 3),
@@ -445,9 +443,10 @@ FactsFrame preemptionTable(const Simulation& s) {
     f.rows.push_back({"high-priority mean wait",
                       hours(highPriorityWaitH(s, pre)) + " vs " + hours(highPriorityWaitH(s, topo)),
                       "preemptive vs topology (the same placement without preemption)", true});
-    f.rows.push_back({"useful utilisation",
-                      pct(pre.usefulUtilization) + " vs " + pct(topo.usefulUtilization),
-                      "preemptive vs topology: lost work and restarts are the price"});
+    f.rows.push_back(
+        {"useful utilisation",
+         formatShare(pre.usefulUtilization) + " vs " + formatShare(topo.usefulUtilization),
+         "preemptive vs topology: lost work and restarts are the price"});
     return f;
 }
 
@@ -457,12 +456,13 @@ FactsFrame comparisonTable(const Simulation& s) {
     for (int k = 0; k < kPolicies; ++k) {
         const auto p = static_cast<SchedulePolicy>(k);
         const ScheduleResult& r = s.run(p);
-        f.rows.push_back(
-            {schedulePolicyName(p),
-             pct(r.usefulUtilization) + " · " + pct(r.fragmentation) + " · " + hours(r.meanWaitH),
-             "utilisation " + pct(r.utilization) + ", " + std::to_string(r.jobsDone) +
-                 " jobs done, " + std::to_string(r.preemptions) + " preemptions",
-             p == s.focus});
+        f.rows.push_back({schedulePolicyName(p),
+                          formatShare(r.usefulUtilization) + " · " + formatShare(r.fragmentation) +
+                              " · " + hours(r.meanWaitH),
+                          "utilisation " + formatShare(r.utilization) + ", " +
+                              std::to_string(r.jobsDone) + " jobs done, " +
+                              std::to_string(r.preemptions) + " preemptions",
+                          p == s.focus});
     }
     return f;
 }
@@ -480,9 +480,10 @@ ChartFrame comparisonChart(const Simulation& s) {
         const ScheduleResult& r = s.run(p);
         f.markers.push_back({{r.meanWaitH, r.usefulUtilization * 100.0},
                              schedulePolicyName(p),
-                             "stranded " + pct(r.fragmentation) + ", utilisation " +
-                                 pct(r.utilization) + ", useful " + pct(r.usefulUtilization) +
-                                 ", mean wait " + hours(r.meanWaitH),
+                             "stranded " + formatShare(r.fragmentation) + ", utilisation " +
+                                 formatShare(r.utilization) + ", useful " +
+                                 formatShare(r.usefulUtilization) + ", mean wait " +
+                                 hours(r.meanWaitH),
                              k,
                              false,
                              p == s.focus});
@@ -539,9 +540,9 @@ std::string comparisonNarration(const Simulation& s) {
     const ScheduleResult& topo = s.run(SchedulePolicy::Topology);
     std::string n = "Same trace, same cluster. Topology-aware packing against FIFO first fit: "
                     "useful utilisation ";
-    n.append(pct(topo.usefulUtilization))
+    n.append(formatShare(topo.usefulUtilization))
         .append(" vs ")
-        .append(pct(fifo.usefulUtilization))
+        .append(formatShare(fifo.usefulUtilization))
         .append(", mean wait ")
         .append(hours(topo.meanWaitH))
         .append(" vs ")
@@ -549,15 +550,15 @@ std::string comparisonNarration(const Simulation& s) {
         .append(". ");
     if (topo.fragmentation < fifo.fragmentation)
         n.append("Packing also strands fewer GPUs here (")
-            .append(pct(topo.fragmentation))
+            .append(formatShare(topo.fragmentation))
             .append(" vs ")
-            .append(pct(fifo.fragmentation))
+            .append(formatShare(fifo.fragmentation))
             .append(").");
     else
         n.append("By the stranded-GPU gauge packing does not win (")
-            .append(pct(topo.fragmentation))
+            .append(formatShare(topo.fragmentation))
             .append(" vs ")
-            .append(pct(fifo.fragmentation))
+            .append(formatShare(fifo.fragmentation))
             .append("): first fit fills partly used nodes and lets jobs wait behind a blocked "
                     "head, and pays in slowdown and queueing instead.");
     return n;

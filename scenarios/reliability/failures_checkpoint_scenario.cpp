@@ -28,10 +28,6 @@ std::string duration(double s) {
     return formatSignificant(s / 86400, 3) + " days";
 }
 
-std::string percent(double fraction) {
-    return formatSignificant(fraction * 100, 3) + " %";
-}
-
 double sumRate(const std::vector<FailureSource>& s) {
     double r = 0;
     for (const FailureSource& f : s)
@@ -174,8 +170,9 @@ Frames timelineFrames(const C1Model& m, double t) {
     w.series = {ideal, kept};
     w.footnote = "flat stretches: checkpoints, lost work, restarts";
     const double elapsed = std::max(cursor, 1e-9);
-    s.caption = "goodput so far " + percent(useful / elapsed) + " · " + std::to_string(failures) +
-                " interruptions · the whole run: " + percent(m.run.goodput()) + ", " +
+    s.caption = "goodput so far " + formatShare(useful / elapsed) + " · " +
+                std::to_string(failures) +
+                " interruptions · the whole run: " + formatShare(m.run.goodput()) + ", " +
                 std::to_string(m.run.failures) + " failures";
     FactsFrame f;
     f.title = "At " + duration(cursor) + " (seed " + std::to_string(m.seed) + ")";
@@ -188,7 +185,7 @@ Frames timelineFrames(const C1Model& m, double t) {
         {"checkpoint writing", duration(ckpt), "δ per interval τ"},
         {"lost work", duration(lost), "work since the last checkpoint when a failure struck"},
         {"restarting", duration(restart), "R per failure; a failure during it starts it over"},
-        {"goodput so far", percent(useful / elapsed), "useful ÷ elapsed", true},
+        {"goodput so far", formatShare(useful / elapsed), "useful ÷ elapsed", true},
     };
     return Frames{{s, w, f}};
 }
@@ -235,21 +232,21 @@ Frames goodputFrames(const C1Model& m, double t) {
     c.markers = {
         {{m.youngS / 60, y0 + 0.22 * span},
          "Young √(2δM)",
-         "Young: " + duration(m.youngS) + ", goodput " + percent(gy) + " · " + kFacts5,
+         "Young: " + duration(m.youngS) + ", goodput " + formatShare(gy) + " · " + kFacts5,
          2},
         {{m.dalyS / 60, y0 + 0.08 * span},
          "Daly",
-         "Daly: " + duration(m.dalyS) + ", goodput " + percent(gd) + " · " + kFacts5,
+         "Daly: " + duration(m.dalyS) + ", goodput " + formatShare(gd) + " · " + kFacts5,
          3},
         {{sw.simulatedBestS / 60, bestSim * 100},
          "simulated best",
-         "best simulated point: " + duration(sw.simulatedBestS) + ", " + percent(bestSim),
+         "best simulated point: " + duration(sw.simulatedBestS) + ", " + formatShare(bestSim),
          0,
          false,
          true},
         {{tau / 60, yourG * 100},
          "your τ",
-         "your τ = " + duration(tau) + ": goodput " + percent(yourG) + " (Daly's model)",
+         "your τ = " + duration(tau) + ": goodput " + formatShare(yourG) + " (Daly's model)",
          4},
     };
     c.footnote = "Young τ ≈ √(2δM); Daly adds higher-order terms · " + std::string(kFacts5);
@@ -260,8 +257,8 @@ Frames goodputFrames(const C1Model& m, double t) {
         {"Daly", duration(m.dalyS), "√(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ · Daly 2006"},
         {"simulated best", duration(sw.simulatedBestS),
          std::to_string(n) + " intervals, same seed at each (common random numbers)", true},
-        {"goodput at Young", percent(gy), "1 − Daly's expected waste"},
-        {"goodput at your τ", percent(yourG), "τ = " + duration(tau)},
+        {"goodput at Young", formatShare(gy), "1 − Daly's expected waste"},
+        {"goodput at your τ", formatShare(yourG), "τ = " + duration(tau)},
     };
     return Frames{{c, f}};
 }
@@ -295,8 +292,8 @@ Frames wasteFrames(const C1Model& m, double t) {
     const double w = expectedWaste(tau, j.checkpointS, M, j.restartS);
     c.markers = {{{tau / 60, 100 * w},
                   "τ = " + duration(tau),
-                  "Daly's waste " + percent(w) + "; first order " +
-                      percent(firstOrderWaste(tau, j.checkpointS, M, j.restartS)),
+                  "Daly's waste " + formatShare(w) + "; first order " +
+                      formatShare(firstOrderWaste(tau, j.checkpointS, M, j.restartS)),
                   0,
                   false,
                   true}};
@@ -305,12 +302,13 @@ Frames wasteFrames(const C1Model& m, double t) {
     FactsFrame f;
     f.title = "At τ = " + duration(tau);
     f.rows = {
-        {"writing δ/τ", percent(j.checkpointS / tau), "shrinks as τ grows"},
-        {"rework (τ+δ)/2M", percent((tau + j.checkpointS) / (2 * M)),
+        {"writing δ/τ", formatShare(j.checkpointS / tau), "shrinks as τ grows"},
+        {"rework (τ+δ)/2M", formatShare((tau + j.checkpointS) / (2 * M)),
          "half an interval lost per failure, on average"},
-        {"restart R/M", percent(j.restartS / M), "does not depend on τ: only faster restarts help"},
-        {"Daly's waste", percent(w), kFacts5, true},
-        {"√(2δ/M) at Young", percent(std::sqrt(2 * j.checkpointS / M)), "FACTS §5"},
+        {"restart R/M", formatShare(j.restartS / M),
+         "does not depend on τ: only faster restarts help"},
+        {"Daly's waste", formatShare(w), kFacts5, true},
+        {"√(2δ/M) at Young", formatShare(std::sqrt(2 * j.checkpointS / M)), "FACTS §5"},
     };
     return Frames{{c, f}};
 }

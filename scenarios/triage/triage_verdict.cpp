@@ -32,10 +32,6 @@ std::string time(double us) {
     return formatSi(us * 1e-6, "s");
 }
 
-std::string pct(double p) {
-    return formatSignificant(p, 3) + " %";
-}
-
 // Overlap against the most that could overlap: a rank can hide at most min(comm, compute).
 // Overlap % (overlap ÷ comm) alone falls when comm grows far past compute, as on a very slow
 // fabric, although nothing was serialized; this share does not.
@@ -98,7 +94,7 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
             v.verdict = "straggler";
             v.stragglerRank = ranks[s].rank;
             v.evidence = "rank " + std::to_string(ranks[s].rank) + " computes " + time(compute[s]) +
-                         ", " + pct(100.0 * excess / othersCompute) +
+                         ", " + formatPercent(100.0 * excess / othersCompute) +
                          " more than the other ranks' median " + time(othersCompute) +
                          "; it waits least in collectives (" + time(wait[s]) +
                          ") while the others wait " + time(othersWait) + " (median)";
@@ -106,7 +102,7 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
         }
         if (othersCompute > 0.0 && excess > kStragglerExcess * othersCompute)
             rejected = "; rank " + std::to_string(ranks[s].rank) + " computes " +
-                       pct(100.0 * excess / othersCompute) +
+                       formatPercent(100.0 * excess / othersCompute) +
                        " more than the others, but they wait only " + time(othersWait - wait[s]) +
                        " more than it in collectives (less than " + "half the excess " +
                        time(excess) + "), so it is not what holds them";
@@ -121,10 +117,11 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
     if (uniform && medComm >= kMaterialComm * medWindow && medHidden < kNoOverlapPct &&
         medExposed >= kExposedShare * medWindow) {
         v.verdict = "overlap";
-        v.evidence = computeText + ", but only " + pct(medOverlap) +
-                     " of communication runs under compute (median; " + pct(medHidden) +
+        v.evidence = computeText + ", but only " + formatPercent(medOverlap) +
+                     " of communication runs under compute (median; " + formatPercent(medHidden) +
                      " of what could hide): " + time(medExposed) + " of " + time(medComm) +
-                     " comm is exposed, " + pct(100.0 * medExposed / medWindow) + " of the window";
+                     " comm is exposed, " + formatPercent(100.0 * medExposed / medWindow) +
+                     " of the window";
         return v;
     }
 
@@ -137,10 +134,11 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
         if (everyRank && minExposed >= kFabricUniform * maxExposed &&
             medWait < kFabricWaitShare * medExposed) {
             v.verdict = "fabric";
-            v.evidence = computeText + " and overlap present (" + pct(medOverlap) + " of comm, " +
-                         pct(medHidden) + " of what could hide, medians), yet every rank has " +
-                         time(minExposed) + " to " + time(maxExposed) +
-                         " of exposed communication (" + pct(100.0 * medExposed / medWindow) +
+            v.evidence = computeText + " and overlap present (" + formatPercent(medOverlap) +
+                         " of comm, " + formatPercent(medHidden) +
+                         " of what could hide, medians), yet every rank has " + time(minExposed) +
+                         " to " + time(maxExposed) + " of exposed communication (" +
+                         formatPercent(100.0 * medExposed / medWindow) +
                          " of the window) with little waiting (" + time(medWait) +
                          " median): the collectives themselves are slow";
             return v;
@@ -152,9 +150,10 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
     const double medIdle = median(column(ranks, [](const RankFigures& r) { return r.idleUs; }));
     const double shareOfWindow = 100.0 / std::max(medWindow, 1e-9);
     v.evidence = "no rule fired: compute " + time(minCompute) + " to " + time(maxCompute) +
-                 " per rank, overlap " + pct(medOverlap) + ", exposed comm " +
-                 pct(medExposed * shareOfWindow) + " and GPU idle " + pct(medIdle * shareOfWindow) +
-                 " of the window (medians), wait " + time(medWait) + " (median)" + rejected;
+                 " per rank, overlap " + formatPercent(medOverlap) + ", exposed comm " +
+                 formatPercent(medExposed * shareOfWindow) + " and GPU idle " +
+                 formatPercent(medIdle * shareOfWindow) + " of the window (medians), wait " +
+                 time(medWait) + " (median)" + rejected;
     return v;
 }
 

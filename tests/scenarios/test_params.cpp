@@ -60,6 +60,9 @@ private slots:
         QCOMPARE(formatSignificant(1365.33, 3), std::string("1365"));
         QCOMPARE(formatSignificant(0.0, 3), std::string("0"));
         QCOMPARE(formatSignificant(-2.5, 3), std::string("-2.5"));
+        QCOMPARE(formatPercent(99.688), std::string("99.7 %"));
+        QCOMPARE(formatShare(0.25), std::string("25 %"));
+        QCOMPARE(formatShare(1.0 / 3.0, 2), std::string("33 %"));
     }
     void fixedWidthBytes() {
         // Counters keep three digits so they do not change width while animating.

@@ -57,10 +57,6 @@ CommGraphFrame twoRanksManyChannels() {
     return f;
 }
 
-QImage render(const CommGraphView& view, QSize size) {
-    return paintToImage(view, size);
-}
-
 } // namespace
 
 class TestCommGraphView : public QObject {
@@ -72,7 +68,7 @@ private slots:
             view.setTheme(theme);
             view.setFrame(threeRanks());
             const QSize size(720, 540);
-            const QImage image = render(view, size);
+            const QImage image = paintToImage(view, size);
             saveForHumans(image,
                           QStringLiteral("comm_graph_%1").arg(theme.isDark ? "dark" : "light"));
             const CommGraphLayout layout = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(size)));
@@ -146,7 +142,7 @@ private slots:
         CommGraphView view;
         view.setFrame(f);
         const QSize size(720, 540);
-        const QImage image = render(view, size);
+        const QImage image = paintToImage(view, size);
         saveForHumans(image, QStringLiteral("comm_graph_two_ranks_24_channels"));
         const CommGraphLayout layout = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(size)));
         QCOMPARE(layout.nodeCount(), 2);
@@ -196,7 +192,7 @@ private slots:
         CommGraphFrame f;
         f.title = "empty";
         view.setFrame(f);
-        const QImage empty = render(view, QSize(300, 200));
+        const QImage empty = paintToImage(view, QSize(300, 200));
         QVERIFY(countNotNear(empty, empty.rect(), view.theme().background) > 0); // the message
         f = threeRanks();
         f.edges.push_back({CommGraphEdge::Kind::Ring, 1, 1, 0, "SHM", 0, "self"});
@@ -205,7 +201,7 @@ private slots:
         const CommGraphLayout layout = view.layoutFor(QRectF(0, 0, 300, 200));
         QVERIFY(!layout.hasEdge(5));
         QVERIFY(!layout.hasEdge(6));
-        render(view, QSize(300, 200));
+        paintToImage(view, QSize(300, 200));
     }
 
     void theStageShowsItForACommGraphFrame() {

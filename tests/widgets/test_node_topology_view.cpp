@@ -50,10 +50,6 @@ NodeTopologyFrame small() {
     return f;
 }
 
-QImage render(const NodeTopologyView& view, QSize size) {
-    return paintToImage(view, size);
-}
-
 } // namespace
 
 class TestNodeTopologyView : public QObject {
@@ -101,7 +97,7 @@ private slots:
         NodeTopologyView view;
         view.setFrame(small());
         const QSize size(900, 600);
-        const QImage image = render(view, size);
+        const QImage image = paintToImage(view, size);
         saveForHumans(image, "node_topology_small");
         const NodeTopologyLayout l = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(size)));
         const Theme& t = view.theme();
@@ -110,7 +106,7 @@ private slots:
         bare.routes.clear();
         NodeTopologyView plain;
         plain.setFrame(bare);
-        const QImage links = render(plain, size);
+        const QImage links = paintToImage(plain, size);
         const QColor green = NodeTopologyView::linkColor(t, NodeLinkKind::NvLink);
         QVERIFY(countNear(links, around(l.linkLine(1).pointAt(0.5), 3), green, 30) > 3);
         QCOMPARE(countNear(links, around(l.linkLine(2).pointAt(0.5), 3), green, 30), 0);
@@ -134,12 +130,12 @@ private slots:
         view.setFrame(f);
         const NodeTopologyLayout l = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(size)));
         const QColor route = NodeTopologyView::routeColor(view.theme(), 0);
-        const QImage first = render(view, size);
+        const QImage first = paintToImage(view, size);
         QVERIFY(countNear(first, around(l.routePoint(0, 0.5), 4), route, 60) > 3);
         // Time moves: the packets move, the route stays.
         f.phaseS = 0.27;
         view.setFrame(f);
-        const QImage later = render(view, size);
+        const QImage later = paintToImage(view, size);
         QVERIFY(first != later);
         QVERIFY(countNear(later, around(l.routePoint(0, 0.5), 4), route, 60) > 3);
         const std::vector<NodeTopologyView::Packet> moved = NodeTopologyView::packets(f, l);
@@ -150,16 +146,16 @@ private slots:
         NodeTopologyFrame bare = f;
         bare.routes.clear();
         view.setFrame(bare);
-        const QImage gone = render(view, size);
+        const QImage gone = paintToImage(view, size);
         QCOMPARE(countNear(gone, around(l.routePoint(0, 0.5), 4), route, 30), 0);
         // A new theme repaints the background.
         view.setTheme(Theme::dark());
-        const QImage dark = render(view, size);
+        const QImage dark = paintToImage(view, size);
         QCOMPARE(dark.pixelColor(3, 300), Theme::dark().background);
         // A new size lays out again: the GPU box moves with the diagram.
         const QSize wide(1200, 600);
         const NodeTopologyLayout lw = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(wide)));
-        const QImage big = render(view, wide);
+        const QImage big = paintToImage(view, wide);
         QVERIFY(countNotNear(big, lw.partRect(0).toRect().adjusted(1, 1, -1, -1),
                              Theme::dark().background, 20) > 0);
         QCOMPARE(big.size(), wide);
@@ -213,14 +209,14 @@ private slots:
 
     void emptyAndBrokenFramesPaintWithoutCrashing() {
         NodeTopologyView view;
-        const QImage blank = render(view, QSize(400, 300));
+        const QImage blank = paintToImage(view, QSize(400, 300));
         QCOMPARE(blank.pixelColor(5, 150), view.theme().background);
         NodeTopologyFrame f = small();
         f.links.push_back({0, 99, NodeLinkKind::Pcie, "dangling"});
         f.routes.push_back({{0, -4, 77}, 3, true, NAN, {{9, "x", ""}}, ""});
         view.setFrame(f);
-        render(view, QSize(400, 300));
-        render(view, QSize(40, 30));
+        paintToImage(view, QSize(400, 300));
+        paintToImage(view, QSize(40, 30));
         const NodeTopologyLayout l = view.layoutFor(QRectF(0, 0, 400, 300));
         QVERIFY(l.route(1).isEmpty());
         QVERIFY(l.linkLine(3).isNull());

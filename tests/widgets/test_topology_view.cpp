@@ -68,10 +68,6 @@ TopologyFrame busy(int flows = 512) {
     return f;
 }
 
-QImage render(const TopologyView& view, QSize size) {
-    return paintToImage(view, size);
-}
-
 bool contains(const QRectF& outer, const QRectF& inner) {
     return outer.adjusted(-0.5, -0.5, 0.5, 0.5).contains(inner);
 }
@@ -90,7 +86,7 @@ private slots:
             gpuOf(f, 1, 5).highlight = 2;
             view.setFrame(f);
             const QSize size(1000, 600);
-            const QImage image = render(view, size);
+            const QImage image = paintToImage(view, size);
             const TopologyLayout layout = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(size)));
             const QColor tp = TopologyView::classColor(theme, 0);
             const QColor dp = TopologyView::classColor(theme, 2);
@@ -128,7 +124,7 @@ private slots:
         f.leaves[1].uplinkUtil = 0.0;
         view.setFrame(f);
         const QSize size(1000, 600);
-        const QImage image = render(view, size);
+        const QImage image = paintToImage(view, size);
         saveForHumans(image, QStringLiteral("topology_util"));
         const TopologyLayout layout = view.layoutFor(QRectF(QPointF(0, 0), QSizeF(size)));
         using K = TopologyLayout::LinkKind;
@@ -161,7 +157,7 @@ private slots:
         const auto at = [&](double phase) {
             f.phaseS = phase;
             view.setFrame(f);
-            return render(view, size);
+            return paintToImage(view, size);
         };
         const QImage a = at(0.1), b = at(0.3), c = at(0.6);
         QVERIFY(a != b);
@@ -178,7 +174,7 @@ private slots:
         // Packets are in the flow's colour and a higher rate shows more of them.
         f.phaseS = 0.1;
         QCOMPARE(TopologyView::packets(f, layout).size(), std::size_t(2));
-        const QImage slow = render(view, size);
+        const QImage slow = paintToImage(view, size);
         const QColor pp = TopologyView::classColor(view.theme(), 1);
         QVERIFY(countNear(slow, route.toRect(), pp, 10) > 5);
         f.flows[0].packetsPerS = 6.0;
@@ -241,7 +237,7 @@ private slots:
         QVERIFY(view.layoutFor(QRectF(0, 0, 1000, 600)).hiddenRect().isEmpty());
         f.hiddenNodes = 120;
         view.setFrame(f);
-        const QImage image = render(view, size);
+        const QImage image = paintToImage(view, size);
         const TopologyLayout layout = view.layoutFor(QRectF(0, 0, 1000, 600));
         const QRectF hidden = layout.hiddenRect();
         QVERIFY(!hidden.isEmpty());
@@ -294,7 +290,7 @@ private slots:
                     }
                     QVERIFY2(layout.spineRect(0).bottom() < layout.leafRect(0).top(),
                              qPrintable(what));
-                    const QImage image = render(view, size);
+                    const QImage image = paintToImage(view, size);
                     if (size == QSize(1000, 600))
                         saveForHumans(image, QStringLiteral("topology_%1_nodes_scale_%2")
                                                  .arg(nodes)
@@ -346,7 +342,7 @@ private slots:
             TopologyView view;
             view.setTheme(theme);
             view.setFrame(busy());
-            const QImage image = render(view, QSize(1600, 900));
+            const QImage image = paintToImage(view, QSize(1600, 900));
             QVERIFY(countNotNear(image, image.rect(), theme.background) > 10000);
             const QString name = theme.fontScale > 1 ? QStringLiteral("presentation")
                                                      : (theme.isDark ? QStringLiteral("dark")
@@ -360,7 +356,7 @@ private slots:
 
     void emptyAndBrokenFramesPaint() {
         TopologyView view;
-        const QImage empty = render(view, QSize(400, 300));
+        const QImage empty = paintToImage(view, QSize(400, 300));
         QVERIFY(countNotNear(empty, empty.rect(), view.theme().background) > 0); // the message
         TopologyFrame f = cluster(3, 8, 2);
         f.nodes[2].leaf = 7;     // no such leaf
@@ -374,8 +370,8 @@ private slots:
         const TopologyLayout layout = view.layoutFor(QRectF(0, 0, 400, 300));
         for (int i = 0; i < 3; ++i)
             QVERIFY(!layout.hasRoute(i));
-        render(view, QSize(400, 300));
-        render(view, QSize(50, 40));
+        paintToImage(view, QSize(400, 300));
+        paintToImage(view, QSize(50, 40));
     }
 
     void theStageShowsItForATopologyFrame() {
