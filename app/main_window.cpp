@@ -463,14 +463,22 @@ void MainWindow::runOnThisGpu() {
             emit liveRunFinished(false, msg);
             return;
         }
-        recordingSet().setLiveRecording(id, std::get<Trace>(result));
+        const Trace& measured = std::get<Trace>(result);
+        recordingSet().setLiveRecording(id, measured);
+        QString msg = tr("Measured %1 on this GPU").arg(QString::fromStdString(id));
         if (m_session && m_session->scenario().id() == id) {
+            // A measurement replays under the parameters it ran at (this GPU, its grid): set
+            // them, so that what was just measured is what the slide shows.
+            const Scenario& scenario = m_session->scenario();
+            const auto params = paramsReplaying(scenario, measured, m_session->params());
+            if (!params)
+                msg += tr(" — this GPU is not in the catalogue, so the model is still shown");
             const int step = m_playback->step();
             m_session =
-                std::make_unique<ScenarioSession>(m_session->scenario(), m_session->params());
+                std::make_unique<ScenarioSession>(scenario, params.value_or(m_session->params()));
+            m_params->setParams(m_session->params());
             rebuildStory(step);
         }
-        const QString msg = tr("Measured %1 on this GPU").arg(QString::fromStdString(id));
         statusBar()->showMessage(msg, 6000);
         emit liveRunFinished(true, msg);
     });

@@ -22,6 +22,9 @@ struct DeviceInfo {
     int maxSharedPerBlockKB = 0;
     int driverVersion = 0;  // CUDA encoding, 12040 = 12.4; see formatCudaVersion()
     int runtimeVersion = 0; // same encoding
+    // The kernel module's release ("580.159.04", what nvidia-smi calls the driver version);
+    // empty where the system does not say. Recordings cite this, not the CUDA version above.
+    std::string driverRelease;
 
     // "9.0"
     std::string computeCapability() const;

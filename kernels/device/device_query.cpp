@@ -2,7 +2,10 @@
 #include "device/device_query.h"
 
 #include <array>
+#include <cctype>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace wb {
 
@@ -35,6 +38,32 @@ std::string formatCudaVersion(int version) {
     const int major = version / 1000;
     const int minor = (version % 1000) / 10;
     return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string parseNvidiaDriverRelease(const std::string& versionFileText) {
+    const auto module = versionFileText.find("Kernel Module");
+    if (module == std::string::npos)
+        return {};
+    const auto lineEnd = versionFileText.find('\n', module);
+    std::istringstream words(versionFileText.substr(module, lineEnd - module));
+    std::string word;
+    while (words >> word) {
+        const bool dotted = std::isdigit(static_cast<unsigned char>(word.front())) &&
+                            word.find('.') != std::string::npos &&
+                            word.find_first_not_of("0123456789.") == std::string::npos;
+        if (dotted)
+            return word;
+    }
+    return {};
+}
+
+std::string nvidiaDriverRelease() {
+    std::ifstream file("/proc/driver/nvidia/version");
+    if (!file)
+        return {};
+    std::ostringstream text;
+    text << file.rdbuf();
+    return parseNvidiaDriverRelease(text.str());
 }
 
 } // namespace wb

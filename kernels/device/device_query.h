@@ -29,6 +29,14 @@ bool cudaCompiledIn();
 // Zero or negative (no driver) gives "none".
 std::string formatCudaVersion(int version);
 
+// The release in the text of /proc/driver/nvidia/version: the first dotted number after
+// "Kernel Module" ("...Kernel Module  580.159.04  Thu..." -> "580.159.04"; the open modules'
+// "Kernel Module for x86_64  580.65.06" too). Empty when there is none.
+std::string parseNvidiaDriverRelease(const std::string& versionFileText);
+
+// parseNvidiaDriverRelease of this machine's /proc/driver/nvidia/version; empty elsewhere.
+std::string nvidiaDriverRelease();
+
 // The common prefix of every noGpuReason, so callers and tests need not repeat it.
 inline constexpr const char* kNoGpuPrefix = "no GPU: ";
 

@@ -40,6 +40,7 @@ DeviceInfo describe(int index, const cudaDeviceProp& prop, int driver, int runti
     d.maxSharedPerBlockKB = static_cast<int>(prop.sharedMemPerBlockOptin / 1024);
     d.driverVersion = driver;
     d.runtimeVersion = runtime;
+    d.driverRelease = nvidiaDriverRelease();
     return d;
 }
 

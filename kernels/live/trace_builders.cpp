@@ -33,7 +33,10 @@ Trace liveTraceSkeleton(const std::string& scenarioId, const std::string& kind,
     p.source = TraceSource::Live;
     p.device = ctx.device.name;
     p.computeCapability = ctx.device.computeCapability();
-    p.driverVersion = formatCudaVersion(ctx.device.driverVersion);
+    // The module release names the driver as nvidia-smi does; the CUDA version the driver
+    // supports stands in only where the system does not say.
+    p.driverVersion = ctx.device.driverRelease.empty() ? formatCudaVersion(ctx.device.driverVersion)
+                                                       : ctx.device.driverRelease;
     p.runtimeVersion = formatCudaVersion(ctx.device.runtimeVersion);
     p.date = ctx.date;
     p.command = ctx.command;

@@ -137,6 +137,41 @@ const GpuSpec* HardwareCatalogue::find(std::string_view id) const {
     return nullptr;
 }
 
+const GpuSpec* HardwareCatalogue::matchDevice(const std::string& deviceName,
+                                              const std::string& computeCapability, int smCount,
+                                              double memoryGB) const {
+    const GpuSpec* best = nullptr;
+    double bestGap = 0.0;
+    for (const auto& g : m_gpus) {
+        // The model is the catalogue name's second word: "NVIDIA H200 SXM 141 GB" -> "H200".
+        const auto first = g.name.find(' ');
+        const auto second = g.name.find(' ', first + 1);
+        if (first == std::string::npos)
+            continue;
+        const std::string model = g.name.substr(first + 1, second - first - 1);
+        if (deviceName.find(model) == std::string::npos || g.computeCapability != computeCapability)
+            continue;
+        // PCIe and NVL cards share SM count and memory with some SXM parts, not their clocks.
+        const bool sxm = g.name.find("SXM") != std::string::npos;
+        if (sxm && (deviceName.find("PCIe") != std::string::npos ||
+                    deviceName.find("NVL") != std::string::npos))
+            continue;
+        if (!g.has("sm_count") || static_cast<int>(g.value("sm_count")) != smCount)
+            continue;
+        if (!g.has("memory_gb"))
+            continue;
+        const double catalogueGB = g.value("memory_gb");
+        if (memoryGB < catalogueGB || memoryGB > catalogueGB * 1.10)
+            continue;
+        const double gap = memoryGB - catalogueGB;
+        if (!best || gap < bestGap) {
+            best = &g;
+            bestGap = gap;
+        }
+    }
+    return best;
+}
+
 std::vector<std::string> HardwareCatalogue::ids() const {
     std::vector<std::string> out;
     for (const auto& g : m_gpus)

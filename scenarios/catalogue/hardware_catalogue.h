@@ -52,6 +52,14 @@ public:
 
     const std::vector<GpuSpec>& gpus() const { return m_gpus; }
     const GpuSpec* find(std::string_view id) const;
+    // The catalogue GPU a real device is, from what CUDA reports about it: the catalogue
+    // name's model ("H200" in "NVIDIA H200 SXM 141 GB") in the device name, the same compute
+    // capability and SM count, and memory within 10 % above the catalogue's (a device reports
+    // decimal bytes of its whole HBM: 150.1 GB for the 141 GB H200). Nearest memory wins;
+    // nullptr when none fits (an H100 PCIe has 114 SMs, not the SXM's 132; an A100 80GB PCIe
+    // or an H200 NVL has the SXM's SMs and memory but not its clocks, and says so in its name).
+    const GpuSpec* matchDevice(const std::string& deviceName, const std::string& computeCapability,
+                               int smCount, double memoryGB) const;
     std::vector<std::string> ids() const;
     const SpecSource* source(const std::string& id) const;
     // "label (url)" for a field of a GPU: what tooltips and answer cards cite.

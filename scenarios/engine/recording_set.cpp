@@ -47,14 +47,6 @@ const Trace* RecordingSet::recordingFor(const std::string& scenarioId) const {
     return cached->second ? &*cached->second : nullptr;
 }
 
-std::optional<Trace> RecordingSet::recordingOfKind(const std::string& scenarioId,
-                                                   const std::string& kind) const {
-    const Trace* trace = recordingFor(scenarioId);
-    if (!trace || trace->kind != kind)
-        return std::nullopt;
-    return *trace;
-}
-
 RecordingSet& recordingSet() {
     static RecordingSet set;
     return set;

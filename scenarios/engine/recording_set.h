@@ -22,12 +22,9 @@ public:
     void clearAllLiveRecordings();
 
     // Live → embedded "<scenario-id>.json" → nullptr. The pointer stays valid until the live
-    // recording of that scenario changes; scenarios copy what they replay into the story.
+    // recording of that scenario changes; scenarios copy what they replay into the story, and
+    // replay it only where it fits their parameters (engine/recording_choice.h).
     const Trace* recordingFor(const std::string& scenarioId) const;
-
-    // The recording a scenario replays only if it is of the kind it can draw; else nullopt.
-    std::optional<Trace> recordingOfKind(const std::string& scenarioId,
-                                         const std::string& kind) const;
 
 private:
     std::map<std::string, Trace> m_live;

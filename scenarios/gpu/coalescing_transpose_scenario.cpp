@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "gpu/gpu_recording_input.h"
 #include "gpu/memory_access_model.h"
 #include "gpu/transpose_model.h"
 #include "gpu/transpose_recording.h"
@@ -219,16 +220,19 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
     auto pattern = std::make_shared<const Pattern>(userPattern(p, k->base.elementBytes));
     std::shared_ptr<const Kernels> kernels = k;
 
-    // The bill replays a recording when one exists, else the model's timings in its schema.
+    // The bill replays a recording measured at these parameters, else the model's timings in
+    // its schema.
     const GpuSpec* gpu = HardwareCatalogue::builtin().find(p.text("gpu"));
-    auto timing =
-        std::make_shared<const Trace>(recordingSet()
-                                          .recordingOfKind(id(), kTransposeTimingKind)
-                                          .value_or(modeledTransposeTiming(k->base, *gpu)));
+    RecordingChoice choice = chooseRecording(*this, kTransposeTimingKind, p);
+    auto timing = std::make_shared<const Trace>(
+        choice.trace ? std::move(*choice.trace) : modeledTransposeTiming(k->base, *gpu));
 
     Story story;
-    story.provenance = replayProvenance(*timing, "timings from the transpose model") +
-                       "; sectors and banks: exact address arithmetic of each kernel's indexing";
+    story.provenance =
+        withReplayNote(replayProvenance(*timing, "timings from the transpose model") +
+                           "; sectors and banks: exact address arithmetic of each kernel's "
+                           "indexing",
+                       choice);
     auto variantStep = [&](TransposeVariant v, std::string title, std::string narration) {
         story.steps.push_back({std::move(title), std::move(narration), 4.0,
                                [kernels, v](double t) { return variantAt(*kernels, v, t); }});
@@ -262,4 +266,22 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
     return story;
 }
 
+std::optional<std::vector<RecordingInput>>
+CoalescingTransposeScenario::recordingInputs(const Trace& recording) const {
+    auto inputs = std::vector<RecordingInput>{};
+    if (const auto gpu = gpuRecordingInput(recording))
+        inputs.push_back(*gpu);
+    else
+        return std::nullopt;
+    // The timings hold for this matrix, element, tile and block shape only.
+    for (const auto& [param, key] :
+         {std::pair{"n", "n"}, std::pair{"elem-bytes", "elem_bytes"}, std::pair{"tile", "tile"},
+          std::pair{"block-rows", "block_rows"}}) {
+        const auto it = recording.metadata.find(key);
+        if (it == recording.metadata.end())
+            return std::nullopt;
+        inputs.push_back({param, it->second});
+    }
+    return inputs;
+}
 } // namespace wb

@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "gpu/gpu_recording_input.h"
 #include "gpu/littles_law.h"
 #include "gpu/memory_ladder.h"
 #include "gpu/staircase_recording.h"
@@ -83,26 +84,30 @@ const TraceSeries* seriesNamed(const Trace& trace, const std::string& name) {
 // What the scenario replays and where it came from (for footnotes).
 struct Replay {
     Trace trace;
-    std::string origin; // "live recording", "resources/traces/…"
+    std::string origin;     // "live recording", "resources/traces/…"
+    RecordingChoice choice; // its note says when a recording of another GPU exists
 };
 
-// Live recording → resources/traces/memory-hierarchy.json → the per-GPU file shipped for this
-// GPU → the model itself. Only traces that carry the latency series qualify.
-Replay chooseRecording(const std::string& scenarioId, const MemoryLadder& ladder) {
-    const Trace* chosen = recordingSet().recordingFor(scenarioId);
-    if (chosen && chosen->kind == kPointerChaseKind && seriesNamed(*chosen, "load latency")) {
-        std::string origin = "resources/traces/";
-        origin.append(scenarioId).append(".json");
-        return {*chosen,
-                chosen->provenance.source == TraceSource::Live ? "live recording" : origin};
+// A recording made on the selected GPU (live, else resources/traces/memory-hierarchy.json) →
+// the per-GPU file shipped for this GPU → the model itself. Only traces that carry the latency
+// series qualify.
+Replay replayFor(const Scenario& scenario, const Params& params, const MemoryLadder& ladder) {
+    RecordingChoice choice = chooseRecording(scenario, kPointerChaseKind, params);
+    if (choice.trace && seriesNamed(*choice.trace, "load latency")) {
+        const bool live = choice.trace->provenance.source == TraceSource::Live;
+        Trace trace = std::move(*choice.trace);
+        choice.trace.reset();
+        return {std::move(trace),
+                live ? "live recording" : "resources/traces/" + scenario.id() + ".json", choice};
     }
+    choice.trace.reset();
     if (auto shipped = shippedPointerChase(ladder.gpu().id);
         shipped && seriesNamed(*shipped, "load latency")) {
         std::string origin = "resources/traces/";
         origin.append(pointerChaseFileName(ladder.gpu().id));
-        return {std::move(*shipped), origin};
+        return {std::move(*shipped), origin, choice};
     }
-    return {modeledPointerChase(ladder), "the memory ladder model"};
+    return {modeledPointerChase(ladder), "the memory ladder model", choice};
 }
 
 // The latency staircase from a recording (today the modeled one shipped in resources/).
@@ -271,10 +276,12 @@ Story MemoryHierarchyScenario::build(const Params& p) const {
          "what many warps or several independent loads per thread provide.",
          focus);
     // Replay a recording; the model itself stands in only if none exists.
-    auto replay = std::make_shared<const Replay>(chooseRecording(id(), *ladder));
-    story.provenance = replayProvenance(replay->trace, "pointer-chase staircase from the memory "
+    auto replay = std::make_shared<const Replay>(replayFor(*this, p, *ladder));
+    story.provenance =
+        withReplayNote(replayProvenance(replay->trace, "pointer-chase staircase from the memory "
                                                        "ladder model") +
-                       "; ladder: catalogue numbers and microbenchmark papers";
+                           "; ladder: catalogue numbers and microbenchmark papers",
+                       replay->choice);
     story.steps.push_back(
         {"The latency staircase",
          "A pointer chase over a growing working set steps up each time it "
@@ -303,4 +310,8 @@ Story MemoryHierarchyScenario::build(const Params& p) const {
     return story;
 }
 
+std::optional<std::vector<RecordingInput>>
+MemoryHierarchyScenario::recordingInputs(const Trace& recording) const {
+    return gpuOnlyRecordingInputs(recording);
+}
 } // namespace wb

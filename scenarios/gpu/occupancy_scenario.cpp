@@ -3,6 +3,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "gpu/gpu_recording_input.h"
 #include "gpu/ilp_occupancy_recording.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/littles_law.h"
@@ -459,16 +460,18 @@ Story OccupancyScenario::build(const Params& p) const {
     const ChartFrame hiding = latencyHidingChart(gpu, ilp);
     const FactsFrame simulated = simFacts(*sims);
 
-    // The bandwidth step replays a recording when one exists, else the modeled grid in the
+    // The bandwidth step replays a recording made on this GPU, else the modeled grid in the
     // same schema (only built when needed: it runs twenty simulations).
-    std::optional<Trace> recorded = recordingSet().recordingOfKind(id(), kIlpOccupancyKind);
-    const Trace bandwidth = recorded ? std::move(*recorded) : modeledIlpOccupancy(gpu, latency);
+    RecordingChoice choice = chooseRecording(*this, kIlpOccupancyKind, p);
+    const Trace bandwidth =
+        choice.trace ? std::move(*choice.trace) : modeledIlpOccupancy(gpu, latency);
     const ChartFrame measured = bandwidthChart(bandwidth, ilp);
 
     Story story;
-    story.provenance = replayProvenance(bandwidth, kBandwidthModel);
-    story.provenance.append("; occupancy calculator, Little's law and the scheduler timelines "
-                            "are modeled on CPU");
+    story.provenance = withReplayNote(replayProvenance(bandwidth, kBandwidthModel) +
+                                          "; occupancy calculator, Little's law and the "
+                                          "scheduler timelines are modeled on CPU",
+                                      choice);
     story.steps.push_back({"What limits resident warps",
                            "Four resources cap the blocks on an SM; the smallest wins. This "
                            "kernel's limiter: " +
@@ -538,6 +541,11 @@ Story OccupancyScenario::build(const Params& p) const {
              [gpuCopy, imported](double) { return importedOccupancyFrames(gpuCopy, *imported); }});
     }
     return story;
+}
+
+std::optional<std::vector<RecordingInput>>
+OccupancyScenario::recordingInputs(const Trace& recording) const {
+    return gpuOnlyRecordingInputs(recording);
 }
 
 } // namespace wb

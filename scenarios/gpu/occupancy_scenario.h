@@ -16,6 +16,7 @@ public:
     std::vector<SourceRef> sources() const override;
     std::vector<ParamSpec> parameters() const override;
     Story build(const Params& params) const override;
+    std::optional<std::vector<RecordingInput>> recordingInputs(const Trace&) const override;
 };
 
 } // namespace wb

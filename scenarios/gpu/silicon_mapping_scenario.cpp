@@ -3,6 +3,7 @@
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
 #include "gpu/block_placement_recording.h"
+#include "gpu/gpu_recording_input.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/wave_model.h"
 
@@ -89,20 +90,34 @@ Story SiliconMappingScenario::build(const Params& p) const {
                                     " (registers × threads exceed the register file)");
     const int sms = static_cast<int>(gpu.value("sm_count"));
     const int maxWarps = static_cast<int>(gpu.value("max_warps_per_sm"));
-    // Placement replays a recording when one exists, else the wave model's, in one schema.
-    auto recorded = recordingSet().recordingOfKind(id(), kBlockPlacementKind);
+    // Placement replays a recording measured at these parameters, else the wave model's, in
+    // one schema. A recording also fixes the blocks per SM, which the compiler's registers
+    // decided there: it replays only where these parameters fit as many.
+    RecordingChoice choice = chooseRecording(*this, kBlockPlacementKind, p);
+    if (choice.trace) {
+        const auto perSm = choice.trace->metadata.find("blocks_per_sm");
+        const std::string fits = std::to_string(occ.blocksPerSm);
+        if (perSm == choice.trace->metadata.end() || perSm->second != fits) {
+            const std::string ran = perSm == choice.trace->metadata.end() ? "?" : perSm->second;
+            choice = {std::nullopt, "a recording from " + choice.trace->provenance.device +
+                                        " ran " + ran + " blocks per SM; these parameters fit " +
+                                        fits};
+        }
+    }
     const Trace placement =
-        recorded ? std::move(*recorded)
-                 : modeledBlockPlacement(WaveModel(static_cast<int>(p.integer("blocks")), sms,
-                                                   occ.blocksPerSm, occ.warpsPerBlock, maxWarps),
-                                         kernelResourcesOf(p), occ.warpsPerBlock, gpu.id, gpu.name);
+        choice.trace
+            ? std::move(*choice.trace)
+            : modeledBlockPlacement(WaveModel(static_cast<int>(p.integer("blocks")), sms,
+                                              occ.blocksPerSm, occ.warpsPerBlock, maxWarps),
+                                    kernelResourcesOf(p), occ.warpsPerBlock, gpu.id, gpu.name);
     auto waves = std::make_shared<const BlockPlacementReplay>(placement, maxWarps);
     const WaveSummary summary = waves->summary();
     const FactsFrame facts = mappingFacts(gpu, occ, summary, placement);
 
     Story story;
-    story.provenance =
-        replayProvenance(placement, "occupancy calculator and round-robin block placement");
+    story.provenance = withReplayNote(
+        replayProvenance(placement, "occupancy calculator and round-robin block placement"),
+        choice);
     story.steps.push_back({"The GPU: " + std::to_string(sms) + " SMs",
                            "Each SM has four warp schedulers (sub-partitions). Nothing runs yet.",
                            2.0, [waves, facts](double) {
@@ -132,6 +147,17 @@ Story SiliconMappingScenario::build(const Params& p) const {
                                return Frames{{waves->waveFrame(n), facts}};
                            }});
     return story;
+}
+
+std::optional<std::vector<RecordingInput>>
+SiliconMappingScenario::recordingInputs(const Trace& recording) const {
+    const auto gpu = gpuRecordingInput(recording);
+    const auto blocks = recording.metadata.find("blocks");
+    const auto threads = recording.metadata.find("threads_per_block");
+    if (!gpu || blocks == recording.metadata.end() || threads == recording.metadata.end())
+        return std::nullopt;
+    return std::vector<RecordingInput>{
+        *gpu, {"blocks", blocks->second}, {"threads-per-block", threads->second}};
 }
 
 } // namespace wb

@@ -232,14 +232,18 @@ Story WarpDivergenceScenario::build(const Params& p) const {
 
     // The mask check replays a recording when one exists, else the interpreter's masks in the
     // same schema, for this block, p and the interpreter's seed.
-    std::optional<Trace> recorded = recordingSet().recordingOfKind(id(), kBranchMasksKind);
-    const Trace masks = recorded ? std::move(*recorded)
-                                 : modeledBranchMasks(config.blockIdx, config.p, config.seed);
+    // The masks follow from the code and its data, not from the GPU model: a recording
+    // replays wherever its data branch probability p is the one set.
+    RecordingChoice recorded = chooseRecording(*this, kBranchMasksKind, p);
+    const Trace masks = recorded.trace ? std::move(*recorded.trace)
+                                       : modeledBranchMasks(config.blockIdx, config.p, config.seed);
     const FactsFrame checked = maskFacts(masks, config);
 
     Story story;
-    story.provenance = replayProvenance(masks, "active masks from the per-lane SIMT interpreter");
-    story.provenance.append("; lane timeline: per-lane SIMT interpreter, modeled on CPU");
+    story.provenance =
+        withReplayNote(replayProvenance(masks, "active masks from the per-lane SIMT interpreter") +
+                           "; lane timeline: per-lane SIMT interpreter, modeled on CPU",
+                       recorded);
     story.steps.push_back(
         {"32 lanes, one instruction stream",
          "A warp issues one instruction at a time for 32 lanes. Up to the branch every lane "
@@ -290,4 +294,11 @@ Story WarpDivergenceScenario::build(const Params& p) const {
     return story;
 }
 
+std::optional<std::vector<RecordingInput>>
+WarpDivergenceScenario::recordingInputs(const Trace& recording) const {
+    const auto p = recording.metadata.find("p");
+    if (p == recording.metadata.end())
+        return std::nullopt;
+    return std::vector<RecordingInput>{{"p", p->second}};
+}
 } // namespace wb

@@ -5,6 +5,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "gpu/gpu_recording_input.h"
 #include "gpu/roofline_probes_recording.h"
 #include "imported/ncu_kernels.h"
 #include "roofline/roofline_model.h"
@@ -359,13 +360,14 @@ Story RooflineScenario::build(const Params& p) const {
     const std::string gpuName = gpu->name;
     const std::string precisionText = precisionTitle(precision);
 
-    // Probe ceilings replay a recording when one exists, else the catalogue peaks as a trace.
-    auto probes = std::make_shared<const Trace>(recordingSet()
-                                                    .recordingOfKind(id(), kRooflineProbesKind)
-                                                    .value_or(modeledRooflineProbes(*gpu)));
+    // Probe ceilings replay a recording made on this GPU, else the catalogue peaks as a trace.
+    RecordingChoice choice = chooseRecording(*this, kRooflineProbesKind, p);
+    auto probes = std::make_shared<const Trace>(choice.trace ? std::move(*choice.trace)
+                                                             : modeledRooflineProbes(*gpu));
 
     Story story;
-    story.provenance = replayProvenance(*probes, "roofline from catalogue peaks");
+    story.provenance =
+        withReplayNote(replayProvenance(*probes, "roofline from catalogue peaks"), choice);
     story.steps.push_back(
         {"The memory roof",
          "A kernel that does I FLOPs per byte can never run faster than bandwidth × I. On " +
@@ -553,4 +555,8 @@ Story RooflineScenario::build(const Params& p) const {
     return story;
 }
 
+std::optional<std::vector<RecordingInput>>
+RooflineScenario::recordingInputs(const Trace& recording) const {
+    return gpuOnlyRecordingInputs(recording);
+}
 } // namespace wb

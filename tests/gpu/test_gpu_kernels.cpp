@@ -47,6 +47,11 @@ void transpose(Harness& h) {
                     v.pctOfCopy);
     }
     WB_CHECK_MSG(h, gbs["padded"] > gbs["naive"], "padded must beat naive");
+    // The copy is the lesson's ceiling: every transpose moves the same bytes with more work,
+    // so none may beat it by more than timing noise.
+    for (const auto& v : r->variants)
+        WB_CHECK_MSG(h, v.pctOfCopy <= 105.0,
+                     v.name + " at " + std::to_string(v.pctOfCopy) + " % of the copy ceiling");
     WB_CHECK(h, std::holds_alternative<wb::RunError>(wb::runTranspose(0, 100, 1))); // not x32
 }
 
@@ -198,6 +203,10 @@ void recorder(Harness& h) {
         const auto& t = std::get<wb::Trace>(r);
         WB_CHECK_MSG(h, !wb::validateTrace(t).has_value(), id);
         WB_CHECK(h, t.provenance.source == wb::TraceSource::Live);
+        WB_CHECK_MSG(h,
+                     t.provenance.driverVersion.find('.') != std::string::npos &&
+                         t.provenance.driverVersion.size() > 5,
+                     id + ": driver " + t.provenance.driverVersion);
         WB_CHECK(h, t.metadata.at("scenario") == id);
         WB_CHECK_MSG(h, !t.events.empty() || !t.series.empty(), id);
     }
@@ -213,7 +222,9 @@ int main() {
     if (!q.hasGpu())
         return h.skip(q.summary());
     const auto& d = q.devices.front();
-    std::printf("device: %s\n", d.summary().c_str());
+    std::printf("device: %s · driver %s\n", d.summary().c_str(), d.driverRelease.c_str());
+    // Recordings cite the driver as nvidia-smi does; a Linux NVIDIA driver always says it.
+    WB_CHECK_MSG(h, !d.driverRelease.empty(), "no driver release in /proc/driver/nvidia/version");
     transpose(h);
     divergence(h);
     memory(h, d);

@@ -119,6 +119,7 @@ wb::LiveContext syntheticContext() {
     ctx.device.l2CacheMB = 52.4288;
     ctx.device.driverVersion = 13000;
     ctx.device.runtimeVersion = 13000;
+    ctx.device.driverRelease = "580.159.04";
     ctx.date = "2026-12-02T15:00:00Z";
     ctx.command = "warpboard-record all";
     ctx.host = "test-host";
@@ -132,7 +133,9 @@ void checkCommon(Harness& h, const wb::Trace& t, const std::string& scenario,
     WB_CHECK(h, t.provenance.source == wb::TraceSource::Live);
     WB_CHECK(h, t.provenance.device == "Synthetic GPU");
     WB_CHECK(h, t.provenance.computeCapability == "9.0");
-    WB_CHECK(h, t.provenance.driverVersion == "13.0");
+    // The module release, as nvidia-smi names the driver (the CUDA version only without it).
+    WB_CHECK(h, t.provenance.driverVersion == "580.159.04");
+    WB_CHECK(h, t.provenance.runtimeVersion == "13.0");
     WB_CHECK(h, t.provenance.date == "2026-12-02T15:00:00Z");
     WB_CHECK(h, t.provenance.host == "test-host");
     WB_CHECK(h, t.metadata.at("scenario") == scenario);

@@ -16,6 +16,22 @@ private slots:
         QCOMPARE(wb::formatCudaVersion(0), std::string("none"));
     }
 
+    void parsesTheDriverRelease() {
+        // Both module flavours' first lines, as /proc/driver/nvidia/version writes them.
+        QCOMPARE(wb::parseNvidiaDriverRelease(
+                     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Nov 13 "
+                     "2025\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n"),
+                 std::string("580.159.04"));
+        QCOMPARE(wb::parseNvidiaDriverRelease("NVRM version: NVIDIA UNIX Open Kernel Module for "
+                                              "x86_64  550.54.15  Release Build  (dvs-builder)"),
+                 std::string("550.54.15"));
+        // The GCC line's version is not the driver's; no module line, no release.
+        QCOMPARE(wb::parseNvidiaDriverRelease("GCC version:  gcc version 12.2.0\n"), std::string());
+        QCOMPARE(wb::parseNvidiaDriverRelease("NVRM version: NVIDIA Kernel Module\n12.2.0"),
+                 std::string());
+        QCOMPARE(wb::parseNvidiaDriverRelease(""), std::string());
+    }
+
     void summarizesADevice() {
         wb::DeviceInfo d;
         d.name = "NVIDIA H100 80GB HBM3";

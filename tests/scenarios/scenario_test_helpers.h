@@ -57,11 +57,16 @@ inline size_t stepIndex(const Story& s, const std::string& title) {
     qFatal("no step %s", title.c_str());
 }
 
+// A recording as warpboard-record writes it on an H100 SXM (what CUDA reports for one), so
+// that it replays under the scenarios' default GPU, h100-sxm.
 inline Trace recorded(const char* kind, const char* scenario) {
     Trace t;
     t.kind = kind;
     t.provenance.source = TraceSource::Recorded;
-    t.provenance.device = "Test GPU";
+    t.provenance.device = "NVIDIA H100 80GB HBM3";
+    t.provenance.computeCapability = "9.0";
+    t.metadata["sm_count"] = "132";
+    t.metadata["memory_gb"] = "85.0299";
     t.provenance.driverVersion = "555.1";
     t.provenance.runtimeVersion = "12.5";
     t.provenance.date = "2026-12-01T10:00:00Z";
@@ -80,12 +85,25 @@ inline Trace saveAndLoad(const Trace& t) {
 }
 
 // Every frame of every step at several times: replay must reproduce all of them.
-inline void compareStories(const Story& a, const Story& b) {
-    QCOMPARE(a.provenance, b.provenance);
+inline void compareFrames(const Story& a, const Story& b) {
     QCOMPARE(a.steps.size(), b.steps.size());
     for (size_t i = 0; i < a.steps.size(); ++i)
         for (double t : {0.0, 0.4, 1.0})
             QVERIFY2(a.steps[i].frames(t) == b.steps[i].frames(t), a.steps[i].title.c_str());
+}
+
+inline void compareStories(const Story& a, const Story& b) {
+    QCOMPARE(a.provenance, b.provenance);
+    compareFrames(a, b);
+}
+
+// `modeled` was drawn from the model beside a shipped recording of other parameters; `live`
+// from the same model's trace set as the live recording. The same frames, and the same
+// provenance less the note that names the shipped recording.
+inline void compareModeledWithLive(const Story& modeled, const Story& live) {
+    QVERIFY2(modeled.provenance.rfind(live.provenance + "; a recording from ", 0) == 0,
+             (modeled.provenance + " | " + live.provenance).c_str());
+    compareFrames(modeled, live);
 }
 
 } // namespace wb::test

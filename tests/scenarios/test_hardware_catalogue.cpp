@@ -85,6 +85,26 @@ private slots:
         QVERIFY(errorOf(std::string("{") + kMinimalSources + R"(, "gpus": [{"name": "X"}]})")
                     .contains("/gpus/0/id"));
     }
+    // What CUDA reports for each part (name, CC, SMs, decimal GB of HBM) finds its entry;
+    // parts that share a model name but not SMs, clocks or memory do not.
+    void devicesMatchTheirCatalogueGpu() {
+        const auto& c = wb::HardwareCatalogue::builtin();
+        auto id = [&](const char* name, const char* cc, int sms, double gb) {
+            const wb::GpuSpec* g = c.matchDevice(name, cc, sms, gb);
+            return g ? g->id : std::string("none");
+        };
+        QCOMPARE(id("NVIDIA H200", "9.0", 132, 150.11), std::string("h200-sxm"));
+        QCOMPARE(id("NVIDIA H100 80GB HBM3", "9.0", 132, 85.03), std::string("h100-sxm"));
+        QCOMPARE(id("NVIDIA A100-SXM4-40GB", "8.0", 108, 42.51), std::string("a100-sxm-40gb"));
+        QCOMPARE(id("NVIDIA A100-SXM4-80GB", "8.0", 108, 85.1), std::string("a100-sxm-80gb"));
+        QCOMPARE(id("NVIDIA H100 PCIe", "9.0", 114, 85.03), std::string("none"));
+        QCOMPARE(id("NVIDIA A100 80GB PCIe", "8.0", 108, 85.1), std::string("none"));
+        QCOMPARE(id("NVIDIA H200 NVL", "9.0", 132, 150.1), std::string("none"));
+        QCOMPARE(id("NVIDIA H100 NVL", "9.0", 132, 100.0), std::string("none")); // 94 GB part
+        QCOMPARE(id("NVIDIA GeForce RTX 4090", "8.9", 128, 25.4), std::string("none"));
+        QCOMPARE(id("NVIDIA H200", "8.0", 132, 150.11), std::string("none")); // wrong CC
+    }
+
     void binaryJunkIsAnError() {
         const std::string junk("\x00\xff\xfe{\x01", 5);
         QVERIFY(!errorOf(junk).isEmpty());

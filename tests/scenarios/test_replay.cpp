@@ -20,21 +20,24 @@ using namespace wb::test;
 
 namespace {
 
-// Recorded placement: 40 blocks on a 4-SM test GPU, 2 blocks per SM, in an order no
-// round-robin model would produce.
+// Recorded placement: 2,640 blocks of 256 threads on the H100's 132 SMs, 8 blocks per SM
+// (1,056 per wave: 2.5 waves), in an order no round-robin model would produce.
+constexpr int kRecordedBlocks = 2640;
+const std::initializer_list<std::pair<const char*, const char*>> kPlacementParams = {
+    {"blocks", "2640"}, {"registers-per-thread", "32"}};
+
 Trace recordedPlacement() {
     Trace t = recorded(kBlockPlacementKind, "silicon-mapping");
-    t.metadata["blocks"] = "40";
+    t.metadata["blocks"] = std::to_string(kRecordedBlocks);
     t.metadata["threads_per_block"] = "256";
-    t.metadata["registers_per_thread"] = "32";
+    t.metadata["registers_per_thread"] = "12";
     t.metadata["smem_per_block"] = "0";
-    t.metadata["sm_count"] = "4";
-    t.metadata["blocks_per_sm"] = "2";
-    for (int b = 0; b < 40; ++b) {
+    t.metadata["blocks_per_sm"] = "8";
+    for (int b = 0; b < kRecordedBlocks; ++b) {
         TraceEvent e;
         e.name = "block";
-        e.track = (b * 3 + b / 8) % 4;
-        e.startNs = (b / 8) * 5000 + (b % 8) * 7; // 5 waves of 8, slightly staggered
+        e.track = (b * 7 + b / 1056) % 132;
+        e.startNs = (b / 1056) * 5000 + (b % 1056) * 3; // 3 waves, slightly staggered
         e.durationNs = 4900;
         e.values = {{"block", b}, {"smid", e.track}, {"warps", 8}};
         t.events.push_back(e);
@@ -49,7 +52,9 @@ Trace recordedTranspose() {
                   {"elem_bytes", "4"},
                   {"tile", "32"},
                   {"block_rows", "8"},
-                  {"repetitions", "20"}};
+                  {"repetitions", "20"},
+                  {"sm_count", "132"},
+                  {"memory_gb", "85.0299"}};
     const std::vector<std::pair<const char*, double>> gbs{
         {"copy", 2871.25}, {"naive", 611.5}, {"tiled", 1702.0}, {"padded", 2640.75}};
     for (const auto& [name, value] : gbs) {
@@ -72,13 +77,13 @@ private slots:
 
     void registryPrefersLiveAndNeedsAScenarioId() {
         RecordingSet set;
-        QVERIFY(set.recordingFor("silicon-mapping") == nullptr); // nothing shipped today
+        const Trace* shipped = set.recordingFor("silicon-mapping"); // resources/traces
+        QVERIFY(shipped && shipped->provenance.source == TraceSource::Recorded);
         Trace t = recordedPlacement();
         QVERIFY(set.setLiveRecording(t));
         QVERIFY(set.recordingFor("silicon-mapping") && *set.recordingFor("silicon-mapping") == t);
-        QVERIFY(!set.recordingOfKind("silicon-mapping", kTransposeTimingKind));
         set.clearLiveRecording("silicon-mapping");
-        QVERIFY(set.recordingFor("silicon-mapping") == nullptr);
+        QCOMPARE(set.recordingFor("silicon-mapping"), shipped);
         t.metadata.erase("scenario");
         QVERIFY(!set.setLiveRecording(t));
     }
@@ -86,28 +91,62 @@ private slots:
     void siliconMappingDrawsTheRecordedPlacement() {
         const Trace t = recordedPlacement();
         recordingSet().setLiveRecording(t);
-        const Story s = build("silicon-mapping");
-        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        const Story s = build("silicon-mapping", kPlacementParams);
+        QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         QVERIFY(s.provenance.find("2026-12-01") != std::string::npos);
-        // Wave 1 = the first 8 starts; block 7 sits on the SM it recorded.
+        // Wave 1 = the first 1,056 starts; block 7 sits on the SM it recorded.
         const auto w1 = first<SmGridFrame>(s.steps[1].frames(0.0));
         QVERIFY(w1);
-        QCOMPARE(w1->smCount, 4);
-        QCOMPARE(w1->waves, 5);
+        QCOMPARE(w1->smCount, 132);
+        QCOMPARE(w1->waves, 3);
         const int sm7 = t.events[7].track;
         const auto& blocks = w1->sms[static_cast<size_t>(sm7)].blocks;
         QVERIFY(std::find(blocks.begin(), blocks.end(), 7) != blocks.end());
-        for (int sm = 0; sm < 4; ++sm)
+        for (int sm = 0; sm < 132; ++sm)
             for (int b : w1->sms[static_cast<size_t>(sm)].blocks)
                 QCOMPARE(sm, t.events[static_cast<size_t>(b)].track);
         const auto tail = first<SmGridFrame>(s.steps.back().frames(1.0));
-        QCOMPARE(tail->wave, 5);
-        QCOMPARE(tail->blocksDone, 32);
+        QCOMPARE(tail->wave, 3);
+        QCOMPARE(tail->blocksDone, 2112);
         const auto facts = first<FactsFrame>(s.steps[0].frames(0.0));
         QCOMPARE(facts->rows.back().value, std::string("recorded %smid"));
 
         recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("silicon-mapping"));
+        compareStories(s, build("silicon-mapping", kPlacementParams));
+    }
+
+    // A recording replays only under the parameters it was measured at; elsewhere the model
+    // draws and the provenance says which values replay the measurement.
+    void aRecordingReplaysOnlyWhereItsInputsHold() {
+        recordingSet().setLiveRecording(recordedPlacement());
+        const Story atDefaults = build("silicon-mapping");
+        QVERIFY(atDefaults.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(atDefaults.provenance.find("replays with blocks=2640") != std::string::npos);
+        const Story otherGpu =
+            build("silicon-mapping",
+                  {{"blocks", "2640"}, {"registers-per-thread", "32"}, {"gpu", "a100-sxm-80gb"}});
+        QVERIFY(otherGpu.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(otherGpu.provenance.find("gpu=h100-sxm") != std::string::npos);
+        // Same GPU and grid, but 64 registers fit 4 blocks per SM where the kernel ran 8.
+        const Story fewer = build("silicon-mapping", {{"blocks", "2640"}});
+        QVERIFY(fewer.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(fewer.provenance.find("ran 8 blocks per SM; these parameters fit 4") !=
+                std::string::npos);
+        // The app sets a live recording's inputs: then it replays.
+        const Scenario& mapping = *findScenario("silicon-mapping");
+        const auto params = paramsReplaying(mapping, recordedPlacement(), mapping.defaultParams());
+        QVERIFY(params);
+        QCOMPARE(params->integer("blocks"), 2640LL);
+        QCOMPARE(params->text("gpu"), std::string("h100-sxm"));
+        // A device the catalogue lacks never replays, and says so.
+        Trace pcie = recordedPlacement();
+        pcie.provenance.device = "NVIDIA H100 PCIe";
+        pcie.metadata["sm_count"] = "114";
+        recordingSet().setLiveRecording(pcie);
+        const Story unknown = build("silicon-mapping", kPlacementParams);
+        QVERIFY(unknown.provenance.rfind("MODELED on CPU", 0) == 0);
+        QVERIFY(unknown.provenance.find("its device is not in the catalogue") != std::string::npos);
+        QVERIFY(!paramsReplaying(mapping, pcie, mapping.defaultParams()));
     }
 
     void siliconMappingModeledReplayIsTheWaveModel() {
@@ -135,8 +174,8 @@ private slots:
     void transposeBillShowsTheRecordedBandwidth() {
         const Trace t = recordedTranspose();
         recordingSet().setLiveRecording(t);
-        const Story s = build("coalescing-transpose");
-        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        const Story s = build("coalescing-transpose", {{"n", "8192"}});
+        QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const auto facts = all<FactsFrame>(s.steps[stepIndex(s, "The bill")].frames(0.5));
         QVERIFY(!facts.empty());
         const FactsFrame& bill = facts.front();
@@ -149,7 +188,10 @@ private slots:
         QCOMPARE(timings[1].gbs, 611.5);
 
         recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("coalescing-transpose"));
+        compareStories(s, build("coalescing-transpose", {{"n", "8192"}}));
+        // The timings are of n = 8192: at the default n the model draws the bill.
+        QVERIFY(build("coalescing-transpose").provenance.find("replays with n=8192") !=
+                std::string::npos);
     }
 
     void transposeModeledTimingsFollowTheModel() {
@@ -172,7 +214,7 @@ private slots:
             QVERIFY(row.source.find("measured") == std::string::npos);
         // Set the modeled trace live: the story draws the same frames (one code path).
         recordingSet().setLiveRecording("coalescing-transpose", modeled);
-        compareStories(s, build("coalescing-transpose"));
+        compareModeledWithLive(s, build("coalescing-transpose"));
     }
 
     void memoryHierarchyPrefersTheLiveStaircase() {
@@ -187,7 +229,7 @@ private slots:
                             {9000.0, 12000.0, 7400.0, 3010.5}});
         recordingSet().setLiveRecording(t);
         const Story s = build("memory-hierarchy");
-        QVERIFY(s.provenance.rfind("LIVE: measured on Test GPU", 0) == 0);
+        QVERIFY(s.provenance.rfind("LIVE: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const auto stairs = first<ChartFrame>(s.steps[4].frames(1.0));
         QVERIFY(stairs);
         const auto& pts = stairs->series.front().points;
@@ -228,7 +270,7 @@ private slots:
         t.events = {fp32, bf16, hbm, gemm};
         recordingSet().setLiveRecording(t);
         const Story s = build("roofline");
-        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const Frames frames = s.steps[stepIndex(s, "Probes against the roofs")].frames(0.0);
         const auto chart = first<ChartFrame>(frames);
         QVERIFY(chart);
@@ -264,7 +306,7 @@ private slots:
         for (const auto& row : facts->rows)
             QVERIFY(row.source.find("measured") == std::string::npos);
         recordingSet().setLiveRecording("roofline", modeled);
-        compareStories(s, build("roofline"));
+        compareModeledWithLive(s, build("roofline"));
     }
 };
 

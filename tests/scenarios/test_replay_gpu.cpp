@@ -88,7 +88,7 @@ private slots:
         const Trace t = recordedIlp();
         recordingSet().setLiveRecording(t);
         const Story s = build("occupancy");
-        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         QVERIFY(s.provenance.find("2026-12-01") != std::string::npos);
         const auto chart = first<ChartFrame>(s.steps[stepIndex(s, kBandwidthStep)].frames(0.5));
         QVERIFY(chart);
@@ -104,8 +104,8 @@ private slots:
         QCOMPARE(chart->markers.size(), size_t(2));
         QCOMPARE(chart->markers[1].at.y, 2511.0);
         QVERIFY(chart->markers[1].emphasis);
-        QVERIFY(chart->footnote.rfind("RECORDED: measured on Test GPU", 0) == 0);
-        QVERIFY(chart->title.find("measured on Test GPU") != std::string::npos);
+        QVERIFY(chart->footnote.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
+        QVERIFY(chart->title.find("measured on NVIDIA H100 80GB HBM3") != std::string::npos);
         // The earlier steps are unchanged: the sims still sit at 4, 5, 6.
         QCOMPARE(s.steps[6].title, std::string("25 % occupancy, ILP 4"));
 
@@ -123,7 +123,7 @@ private slots:
         t.provenance.source = TraceSource::Live;
         recordingSet().setLiveRecording(t);
         const Story s = build("occupancy");
-        QVERIFY(s.provenance.rfind("LIVE: measured on Test GPU", 0) == 0);
+        QVERIFY(s.provenance.rfind("LIVE: measured on NVIDIA H100 80GB HBM3", 0) == 0);
     }
 
     void occupancyModeledTraceIsTheSimulationTimesLittlesLaw() {
@@ -156,14 +156,14 @@ private slots:
             QVERIFY(m.tooltip.find("measured") == std::string::npos);
         // Set the modeled trace live: the story draws the same frames (one code path).
         recordingSet().setLiveRecording("occupancy", modeled);
-        compareStories(s, build("occupancy"));
+        compareModeledWithLive(s, build("occupancy"));
     }
 
     void divergenceComparesRecordedMasksWithTheInterpreter() {
         const Trace t = recordedMasks();
         recordingSet().setLiveRecording(t);
         const Story s = build("warp-divergence");
-        QVERIFY(s.provenance.rfind("RECORDED: measured on Test GPU", 0) == 0);
+        QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const auto facts = maskFacts(s);
         QVERIFY(facts);
         QVERIFY(facts->title.find("odd-even, warp 0 of block 0") != std::string::npos);
@@ -206,14 +206,18 @@ private slots:
         Trace t = recordedMasks();
         t.provenance.source = TraceSource::Live;
         recordingSet().setLiveRecording(t);
-        QVERIFY(build("warp-divergence").provenance.rfind("LIVE: measured on Test GPU", 0) == 0);
+        QVERIFY(build("warp-divergence")
+                    .provenance.rfind("LIVE: measured on NVIDIA H100 80GB HBM3", 0) == 0);
     }
 
     void divergenceModeledMasksAgreeWithThePrediction() {
-        const Story s = build("warp-divergence");
+        // The shipped recording ran p = 0.5: at any other p the interpreter's masks are drawn.
+        const Story s = build("warp-divergence", {{"p", "0.3"}});
         QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
-        const Trace modeled = modeledBranchMasks(0, 0.5, 42);
+        QVERIFY2(s.provenance.find("replays with p=0.5") != std::string::npos,
+                 s.provenance.c_str());
+        const Trace modeled = modeledBranchMasks(0, 0.3, 42);
         QCOMPARE(saveAndLoad(modeled), modeled);
         // odd-even, warp 0: the then-path runs the odd lanes.
         SimtConfig c;
@@ -255,7 +259,7 @@ private slots:
                     }
         // Set the modeled trace live: the story draws the same frames (one code path).
         recordingSet().setLiveRecording("warp-divergence", modeled);
-        compareStories(s, build("warp-divergence"));
+        compareModeledWithLive(s, build("warp-divergence", {{"p", "0.3"}}));
     }
 
     void customConditionsAreNotInTheTrace() {
