@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the importers' libFuzzer targets (and the triage's, which runs on imported traces) with clang-14 (address + undefined sanitizers) and
-# runs each for FUZZ_SECONDS (default 20), seeded from the matching files in tests/data/import
-# and, when present, ../shared/corpus. A crash leaves its input in build-fuzz/crashes/ and fails.
+# Builds the importers' libFuzzer targets (and the triage's, which runs on imported traces)
+# with clang-14 (address + undefined sanitizers) and runs each for FUZZ_SECONDS (default 20),
+# seeded from the matching real files in tests/data/import and the earlier crashes in
+# tests/data/import/regressions. A crash leaves its input in build-fuzz/crashes/ and fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${WB_FUZZ_BUILD:-$ROOT/build-fuzz}"
@@ -15,12 +16,9 @@ CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_T
 targets=(chrome ncu nccl_log nccl_tests triage)
 cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
-declare -A corpus=(
-  [chrome]="kineto_trace chrome_trace" [ncu]="ncu_csv" [nccl_log]="nccl_log" [nccl_tests]="nccl_tests"
-  [triage]="kineto_trace")
 declare -A pattern=(
-  [chrome]="*.json *.json.gz" [ncu]="*.csv" [nccl_log]="*.log *.log.gz" [nccl_tests]="aws_*.txt"
-  [triage]="hta_*.json.gz")
+  [chrome]="*.json *.json.gz" [ncu]="*.csv regressions/ncu-*" [nccl_log]="*.log.gz regressions/nccl_log-*"
+  [nccl_tests]="aws_*.txt regressions/nccl_tests-*" [triage]="hta_*.json.gz")
 mkdir -p "$BUILD/crashes"
 status=0
 for t in "${targets[@]}"; do
@@ -31,14 +29,10 @@ for t in "${targets[@]}"; do
       [ -f "$f" ] && cp "$f" "$work/"
     done
   done
-  seeds=()
-  for c in ${corpus[$t]}; do
-    [ -d "$ROOT/../shared/corpus/$c" ] && seeds+=("$ROOT/../shared/corpus/$c")
-  done
-  echo "== fuzz_$t ${limit[*]} (seeds: ${seeds[*]:-none})"
+  echo "== fuzz_$t ${limit[*]} (seeds: $(ls "$work" | wc -l) files from tests/data/import)"
   if ! "$BUILD/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/$t-" \
-        "$work" "${seeds[@]}" 2>"$BUILD/fuzz_$t.log"; then
+        "$work" 2>"$BUILD/fuzz_$t.log"; then
     echo "fuzz_$t FAILED: see $BUILD/fuzz_$t.log and $BUILD/crashes/"
     tail -30 "$BUILD/fuzz_$t.log"
     status=1

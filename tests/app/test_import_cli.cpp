@@ -15,7 +15,6 @@ using Result = wb::test::CliResult;
 using wb::test::runWarpboard;
 
 const QString kData = QStringLiteral(WB_TEST_DATA "/import/");
-const QString kCorpus = QStringLiteral(WB_SOURCE_DIR "/../shared/corpus/");
 } // namespace
 
 class TestImportCli : public QObject {
@@ -47,11 +46,9 @@ private slots:
     }
 
     void htaSampledRanks() {
-        if (!QFile::exists(kCorpus + "README.md"))
-            QSKIP("the shared corpus (../shared/corpus) is not present");
-        const Result r = runWarpboard(
-            {"import", kCorpus + "kineto_trace/hta_sampled_rank-0.json.gz",
-             kCorpus + "kineto_trace/hta_sampled_rank-1.json.gz", "--summary", "--json"});
+        const Result r =
+            runWarpboard({"import", kData + "hta_sampled_rank-0.json.gz",
+                          kData + "hta_sampled_rank-1.json.gz", "--summary", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o["ranks"].toInt(), 2);

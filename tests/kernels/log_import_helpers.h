@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the log-importer tests: where the corpus and the bundled copies live, and parsing
-// a file or a byte string with one importer.
+// Shared by the log-importer tests: where the bundled real files live (tests/data/import, see
+// tests/data/README.md), and parsing a file or a byte string with one importer.
 #include "import/byte_source.h"
 #include "import/importer.h"
 
@@ -11,14 +11,8 @@
 
 namespace wbtest {
 
-inline std::string corpusFile(const std::string& rel) {
-    return std::string(WB_SOURCE_DIR) + "/../shared/corpus/" + rel;
-}
 inline std::string bundledFile(const std::string& name) {
     return std::string(WB_TEST_DATA) + "/import/" + name;
-}
-inline bool exists(const std::string& p) {
-    return std::filesystem::exists(p);
 }
 
 inline std::string slurp(const std::string& path) {

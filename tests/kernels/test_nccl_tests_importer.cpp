@@ -232,17 +232,6 @@ private slots:
         QVERIFY(std::holds_alternative<wb::ImportError>(parseBytes(wb::ncclTestsImporter(), junk)));
         QVERIFY(std::holds_alternative<wb::ImportError>(parseBytes(wb::ncclTestsImporter(), "")));
     }
-
-    void realCorpusIfPresent() {
-        const auto p = corpusFile("nccl_tests/aws_2x_p5_h100_efa_allreduce_srun.txt");
-        if (!exists(p))
-            QSKIP("shared corpus not present");
-        const auto parsed = parseFile(wb::ncclTestsImporter(), p); // keeps the result alive
-        const auto* r = as<wb::NcclTestsResult>(parsed);
-        if (!r)
-            QFAIL("no result");
-        QCOMPARE(r->rows.size(), std::size_t(32));
-    }
 };
 
 QTEST_APPLESS_MAIN(TestNcclTestsImporter)

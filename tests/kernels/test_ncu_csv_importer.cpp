@@ -201,14 +201,6 @@ private slots:
         QVERIFY(std::holds_alternative<wb::ImportError>(
             parseBytes(wb::ncuCsvImporter(), "a,b,c\n1,2,3\n")));
     }
-
-    void realCorpusIfPresent() {
-        const auto p = corpusFile("ncu_csv/ncu_rtx5070_gemm_tiled.csv");
-        if (!exists(p))
-            QSKIP("shared corpus not present");
-        const auto parsed = parseFile(wb::ncuCsvImporter(), p);
-        QVERIFY(as<wb::NcuCsvResult>(parsed));
-    }
 };
 
 QTEST_APPLESS_MAIN(TestNcuCsvImporter)

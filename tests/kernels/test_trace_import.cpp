@@ -18,7 +18,6 @@ using namespace wb;
 
 namespace {
 
-const QString kCorpus = QStringLiteral(WB_SOURCE_DIR "/../shared/corpus/");
 const QString kData = QStringLiteral(WB_TEST_DATA "/import/");
 
 using Parsed = std::variant<std::unique_ptr<ImportResult>, ImportError>;
@@ -52,11 +51,6 @@ std::string decompressed(const QString& path) {
     auto opened = ByteSource::open(path.toStdString());
     auto text = std::get<std::unique_ptr<ByteSource>>(opened)->readAll();
     return std::get<std::string>(text);
-}
-
-void requireCorpus() {
-    if (!QFile::exists(kCorpus + "README.md"))
-        QSKIP("the shared corpus (../shared/corpus) is not present");
 }
 
 // The track of (pid, tid), or -1.
@@ -333,10 +327,9 @@ private slots:
         QVERIFY(imp.probe("host:1:2 [0] NCCL INFO Bootstrap", "a.log") == 0.0);
     }
 
-    // ---- the real corpus (skipped where ../shared/corpus is absent) ----
+    // ---- real files from public projects (tests/data/README.md says where from) ----
 
     void htaSampledRanksAreTwoRanks() {
-        requireCorpus();
         // Python: rank-0 4855 events / 1154 kernels / 10 NCCL SendRecv; rank-1 4720 / 1104 / 10.
         struct Expect {
             const char* file;
@@ -346,7 +339,7 @@ private slots:
         std::set<long> ranks;
         for (const Expect& x : {Expect{"hta_sampled_rank-0.json.gz", 4855, 1154, 10, 0},
                                 Expect{"hta_sampled_rank-1.json.gz", 4720, 1104, 10, 1}}) {
-            const auto parsed = importFile((kCorpus + "kineto_trace/" + x.file).toStdString());
+            const auto parsed = importFile((kData + x.file).toStdString());
             const auto* r = traceOf(parsed);
             QVERIFY(r);
             QCOMPARE(r->format, std::string("kineto"));
@@ -363,17 +356,15 @@ private slots:
     }
 
     void nsResolutionKeepsSubMicrosecondDurations() {
-        requireCorpus();
-        // Python (Decimal): the first kernel with a non-whole-ns-multiple dur is
-        // CatArrayBatchedCopy... at ts 1712195495505582.988, dur 4.928, pid 0, tid 7.
-        // Totals: 68692 events, 4350 kernels, span 597891.386 µs.
-        const Parsed parsed =
-            parseFile(kCorpus + "kineto_trace/hta_ns_resolution_rank-0.pt.trace.json.gz");
+        // Python (Decimal) on the 20 ms window: the first kernel with a non-whole-ns-multiple
+        // dur is CatArrayBatchedCopy... at ts 1712195495505582.988, dur 4.928, pid 0, tid 7.
+        // Totals: 3903 events, 51 kernels, span 35920.492 µs.
+        const Parsed parsed = parseFile(kData + "hta_ns_resolution_rank-0_window.pt.trace.json.gz");
         const auto* r = traceOf(parsed);
         QVERIFY(r);
-        QCOMPARE(r->eventCount, std::uint64_t(68692));
-        QCOMPARE(r->kernelCount, std::uint64_t(4350));
-        QCOMPARE(r->store.maxNs() - r->store.minNs(), INT64_C(597891386));
+        QCOMPARE(r->eventCount, std::uint64_t(3903));
+        QCOMPARE(r->kernelCount, std::uint64_t(51));
+        QCOMPARE(r->store.maxNs() - r->store.minNs(), INT64_C(35920492));
         const TraceStore& s = r->store;
         const int gpu = trackOf(s, "0", "7");
         QVERIFY(gpu >= 0);
@@ -392,11 +383,9 @@ private slots:
     }
 
     void oldSchema2021ClassifiesKernels() {
-        requireCorpus();
         // 2021 TensorBoard-plugin input: computeProperties, cat "Kernel", tids "stream 7".
         // Python: 340 events, 30 kernels, span 14103 µs.
-        const Parsed parsed =
-            parseFile(kCorpus + "kineto_trace/kineto_tbplugin_gpu_metrics_input_2021.json");
+        const Parsed parsed = parseFile(kData + "kineto_tbplugin_gpu_metrics_input_2021.json.gz");
         const auto* r = traceOf(parsed);
         QVERIFY(r);
         QCOMPARE(r->format, std::string("kineto"));
@@ -410,17 +399,17 @@ private slots:
     }
 
     void ncclKernelsInOldTrace() {
-        requireCorpus();
-        // Python: 40573 events, 2700 kernels, NCCL: AllReduce_RING_LL 15, Broadcast_RING_LL 6.
-        const Parsed parsed = parseFile(kCorpus + "kineto_trace/hta_nccl_data_rank0.json.gz");
+        // Python on the window (ProfilerStep#4's first 113 ms): 5960 events, 340 kernels,
+        // NCCL: AllReduce_RING_LL 1, Broadcast_RING_LL 2.
+        const Parsed parsed = parseFile(kData + "hta_nccl_data_rank0_window.json.gz");
         const auto* r = traceOf(parsed);
         QVERIFY(r);
-        QCOMPARE(r->eventCount, std::uint64_t(40573));
-        QCOMPARE(r->kernelCount, std::uint64_t(2700));
-        QCOMPARE(r->commKernelCount, std::uint64_t(21));
+        QCOMPARE(r->eventCount, std::uint64_t(5960));
+        QCOMPARE(r->kernelCount, std::uint64_t(340));
+        QCOMPARE(r->commKernelCount, std::uint64_t(3));
         std::set<std::string> algos;
         QCOMPARE(collectives(r->store, &algos),
-                 (std::map<std::string, int>{{"AllReduce", 15}, {"Broadcast", 6}}));
+                 (std::map<std::string, int>{{"AllReduce", 1}, {"Broadcast", 2}}));
         QCOMPARE(algos, (std::set<std::string>{"RING/LL"}));
     }
 
@@ -430,10 +419,10 @@ private slots:
         QTest::addColumn<qulonglong>("unclosed");
         QTest::addColumn<qlonglong>("spanNs");
         // Python counts (see the header comment).
-        QTest::newRow("unclosed") << "catapult_main_thread_has_unclosed_slices.json" << 3386ull
+        QTest::newRow("unclosed") << "catapult_main_thread_has_unclosed_slices.json.gz" << 3386ull
                                   << 4ull << 5051809000ll;
-        QTest::newRow("flow") << "catapult_flow.json" << 5017ull << 3ull << 8591811000ll;
-        QTest::newRow("x events") << "catapult_x_event_trace.json" << 4027ull << 0ull
+        QTest::newRow("flow") << "catapult_flow.json.gz" << 5017ull << 3ull << 8591811000ll;
+        QTest::newRow("x events") << "catapult_x_event_trace.json.gz" << 4027ull << 0ull
                                   << 1652495000ll;
         QTest::newRow("async") << "catapult_async_begin_end.json" << 35ull << 0ull << 900000ll;
         QTest::newRow("nestable") << "catapult_nestable_async.json" << 20ull << 0ull << 190000ll;
@@ -442,12 +431,11 @@ private slots:
     }
 
     void catapultFiles() {
-        requireCorpus();
         QFETCH(QString, file);
         QFETCH(qulonglong, events);
         QFETCH(qulonglong, unclosed);
         QFETCH(qlonglong, spanNs);
-        const Parsed parsed = parseFile(kCorpus + "chrome_trace/" + file);
+        const Parsed parsed = parseFile(kData + file);
         const auto* r = traceOf(parsed);
         QVERIFY(r);
         QCOMPARE(r->format, std::string("chrome"));
@@ -457,11 +445,10 @@ private slots:
     }
 
     void corpusTruncatedCopiesFail() {
-        requireCorpus();
-        for (const char* file : {"kineto_trace/hta_sampled_rank-0.json.gz",
-                                 "kineto_trace/kineto_tbplugin_gpu_metrics_input_2021.json",
-                                 "chrome_trace/catapult_flow.json"}) {
-            const std::string whole = decompressed(kCorpus + file);
+        for (const char* file :
+             {"hta_sampled_rank-0.json.gz", "kineto_tbplugin_gpu_metrics_input_2021.json.gz",
+              "catapult_flow.json.gz"}) {
+            const std::string whole = decompressed(kData + file);
             for (const double fraction : {0.1, 0.5, 0.9, 0.999}) {
                 const auto cut =
                     static_cast<std::size_t>(static_cast<double>(whole.size()) * fraction);

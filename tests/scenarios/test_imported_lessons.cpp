@@ -144,7 +144,7 @@ std::shared_ptr<NcclTestsResult> synthetic(const std::string& test, std::optiona
                                            Cost cost) {
     auto r = std::make_shared<NcclTestsResult>();
     r->format = "nccl-tests";
-    r->path = "/tmp/synthetic_" + test + ".txt";
+    r->path = "synthetic_" + test + ".txt";
     r->test = test;
     r->nranks = ranks;
     for (std::int64_t k = 8; k <= (std::int64_t(1) << 33); k *= 4) {

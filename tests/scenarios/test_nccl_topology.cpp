@@ -5,6 +5,7 @@
 #include "collectives/collective_cost.h"
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
+#include "import/byte_source.h"
 #include "import/nccl_log_importer.h"
 #include "node/collective_wait_timeline.h"
 #include "node/gpu_util_sampler.h"
@@ -15,7 +16,6 @@
 #include "node/rdma_path.h"
 #include "scenario_test_helpers.h"
 
-#include <QFile>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -266,7 +266,7 @@ private slots:
         const NcclLogPlacement place = placeNcclRanks(log);
         QCOMPARE(place.hosts, (std::vector<std::string>{"hA", "hB"}));
         QCOMPARE(place.gpuOfRank, (std::vector<int>{0, 1, 8, 13})); // cudaDev 5 on hB → 8 + 5
-        const NodeTopologyFrame f = ncclLogTopology(log, "/tmp/run.log", h100());
+        const NodeTopologyFrame f = ncclLogTopology(log, "logs/run.log", h100());
         QCOMPARE(f.hosts.size(), std::size_t(2));
         QCOMPARE(f.hosts[1].label, std::string("hB"));
         QVERIFY(!f.routes.empty());
@@ -285,16 +285,14 @@ private slots:
     }
 
     void theRealCorpusLogLandsOnOneServer() {
-        QFile file("../shared/corpus/nccl_log/nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log");
-        if (!file.open(QIODevice::ReadOnly)) {
-            // Tests run from the build tree; the corpus sits beside the project.
-            file.setFileName(QStringLiteral(WB_SOURCE_DIR) +
-                             "/../shared/corpus/nccl_log/"
-                             "nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log");
-            if (!file.open(QIODevice::ReadOnly))
-                QSKIP("the shared corpus is not beside the project");
-        }
-        const NcclLogData log = parseLog(file.readAll().toStdString());
+        // The real NCCL 2.27 log bundled in tests/data/import (gzip; ByteSource inflates it).
+        auto opened =
+            ByteSource::open(std::string(WB_TEST_DATA) +
+                             "/import/nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log.gz");
+        QVERIFY(std::holds_alternative<std::unique_ptr<ByteSource>>(opened));
+        auto text = std::get<std::unique_ptr<ByteSource>>(opened)->readAll();
+        QVERIFY(std::holds_alternative<std::string>(text));
+        const NcclLogData log = parseLog(std::get<std::string>(text));
         const NcclLogPlacement place = placeNcclRanks(log);
         QCOMPARE(place.hosts.size(), std::size_t(1));
         QCOMPARE(place.gpuOfRank, (std::vector<int>{0, 1}));
@@ -387,7 +385,7 @@ private slots:
 
     void anOpenLogAddsAStepAfterTheTrees() {
         auto data = std::make_shared<NcclLogData>(parseLog(kTwoHostLog));
-        importedSet().ncclLogs.push_back({data, "/tmp/two_hosts.log"});
+        importedSet().ncclLogs.push_back({data, "logs/two_hosts.log"});
         const Story s = build("nccl-topology");
         QCOMPARE(s.steps.size(), std::size_t(8));
         QCOMPARE(s.steps[3].title, std::string("Your NCCL log on the servers"));
