@@ -15,6 +15,8 @@ public:
     std::uint32_t intern(std::string_view text);
     std::string_view text(std::uint32_t id) const { return m_strings[id]; }
     std::size_t size() const { return m_strings.size(); }
+    // The ids follow from the strings, so the strings alone decide.
+    bool operator==(const StringPool& other) const { return m_strings == other.m_strings; }
 
 private:
     std::deque<std::string> m_strings; // a deque keeps the map's views valid as it grows

@@ -40,6 +40,7 @@ struct StoredEvent {
     static constexpr std::uint32_t kNoKernel = 0xffffffffu;
     static constexpr std::uint16_t kUnclosed = 1; // B without E: drawn to the trace end
     std::int64_t endNs() const { return startNs + durNs; }
+    bool operator==(const StoredEvent&) const = default;
 };
 
 // Launch details of a kernel where the trace has them (-1 / NaN-free 0 when absent).
@@ -55,6 +56,7 @@ struct KernelInfo {
     std::uint32_t collective = 0; // interned; 0 = not a collective
     std::uint32_t algorithm = 0;
     std::uint32_t protocol = 0;
+    bool operator==(const KernelInfo&) const = default;
 };
 
 struct TraceProcess {
@@ -63,6 +65,7 @@ struct TraceProcess {
     std::string labels;
     std::int64_t sortIndex = 0;
     bool hasSortIndex = false;
+    bool operator==(const TraceProcess&) const = default;
 };
 
 struct TraceTrack {
@@ -72,6 +75,7 @@ struct TraceTrack {
     std::int64_t sortIndex = 0;
     bool hasSortIndex = false;
     std::uint32_t begin = 0, end = 0; // events()[begin, end) after finish()
+    bool operator==(const TraceTrack&) const = default;
 };
 
 struct CounterSample {
@@ -79,6 +83,7 @@ struct CounterSample {
     std::uint32_t track = 0;
     std::uint32_t series = 0; // interned "name.key"
     double value = 0.0;
+    bool operator==(const CounterSample&) const = default;
 };
 
 struct FlowPoint {
@@ -92,10 +97,12 @@ struct FlowPoint {
     std::uint32_t track = 0;
     char phase = 's';      // s, t or f
     bool bindNext = false; // f with bp "e": binds to the enclosing slice
+    bool operator==(const FlowPoint&) const = default;
 };
 
 struct FlowLink {
     std::uint32_t from = 0, to = 0; // indexes into flowPoints()
+    bool operator==(const FlowLink&) const = default;
 };
 
 class TraceStore {
@@ -136,6 +143,10 @@ public:
     // Extends the time span (events, counters, flows all count).
     void noteTime(std::int64_t startNs, std::int64_t endNs);
     bool hasTime() const { return m_minNs <= m_maxNs; }
+
+    // Same content: two imports (or generations) of the same trace compare equal, so frames
+    // that show them do too, whichever objects hold them.
+    bool operator==(const TraceStore&) const = default;
 
 private:
     StringPool m_strings;

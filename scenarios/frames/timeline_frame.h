@@ -15,7 +15,12 @@ struct TimelineLane {
     std::shared_ptr<const TraceStore> store; // shared: frames are copied, traces are not
     std::string label;                       // "rank 3", "rank 3 (straggler)"
     bool emphasis = false;                   // drawn with the accent colour
-    bool operator==(const TimelineLane&) const = default; // same store object, same label
+    // The same trace (the same object, or equal content: a rebuilt lesson regenerates its
+    // traces), the same label.
+    bool operator==(const TimelineLane& o) const {
+        const bool sameStore = store == o.store || (store && o.store && *store == *o.store);
+        return sameStore && label == o.label && emphasis == o.emphasis;
+    }
 };
 
 struct TimelineFrame {
