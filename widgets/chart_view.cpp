@@ -384,10 +384,7 @@ void ChartView::drawBackground(QPainter* painter, const QRectF& rect) {
         return;
     // An opaque colour between grid and background: blending alpha down a 1000-pixel
     // line is what made the stock minor grid slow.
-    const QColor& g = m_theme.grid;
-    const QColor& b = m_theme.background;
-    const auto mix = [](int x, int y) { return (x * 35 + y * 65) / 100; };
-    const QColor minor(mix(g.red(), b.red()), mix(g.green(), b.green()), mix(g.blue(), b.blue()));
+    const QColor minor = mixColors(m_theme.grid, m_theme.background, 0.65);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, false);
     painter->setPen(QPen(minor, 0)); // cosmetic: one device pixel at any scale

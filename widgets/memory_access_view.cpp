@@ -25,14 +25,9 @@ QFont monoFont(const Theme& theme, double px, bool bold = false) {
     return f;
 }
 
-// `colour` laid over `base` at `alpha`, as an opaque colour: translucent antialiased
-// strokes cost the raster engine several times more than opaque ones.
+// `colour` laid over `base` at `alpha`, as an opaque colour (see mixColors).
 QColor over(const QColor& colour, const QColor& base, double alpha) {
-    const auto mix = [alpha](int a, int b) {
-        return static_cast<int>(std::lround(a * alpha + b * (1.0 - alpha)));
-    };
-    return {mix(colour.red(), base.red()), mix(colour.green(), base.green()),
-            mix(colour.blue(), base.blue())};
+    return mixColors(base, colour, alpha);
 }
 
 // A polyline of `width` pixels drawn as parallel 1-pixel antialiased polylines. Qt's raster

@@ -145,4 +145,11 @@ QPalette Theme::palette() const {
     return p;
 }
 
+QColor mixColors(const QColor& from, const QColor& to, double t) {
+    const double f = std::clamp(t, 0.0, 1.0);
+    const auto lerp = [f](int x, int y) { return static_cast<int>(std::lround(x + (y - x) * f)); };
+    return {lerp(from.red(), to.red()), lerp(from.green(), to.green()),
+            lerp(from.blue(), to.blue())};
+}
+
 } // namespace wb

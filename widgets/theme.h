@@ -41,4 +41,9 @@ struct Theme {
     QPalette palette() const;
 };
 
+// The opaque colour a fraction t (clamped to 0…1) of the way from `from` to `to`. Views blend
+// with this rather than with alpha: translucent antialiased strokes cost the raster engine
+// several times more than opaque ones.
+QColor mixColors(const QColor& from, const QColor& to, double t);
+
 } // namespace wb

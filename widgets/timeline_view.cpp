@@ -35,11 +35,6 @@ QString duration(double ns) {
     return qs(formatSi(ns * 1e-9, "s", 3));
 }
 
-QColor mix(const QColor& a, const QColor& b, double t) {
-    const auto lerp = [t](int x, int y) { return static_cast<int>(std::lround(x + (y - x) * t)); };
-    return {lerp(a.red(), b.red()), lerp(a.green(), b.green()), lerp(a.blue(), b.blue())};
-}
-
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -609,7 +604,7 @@ QColor TimelineView::colourOf(TimelineColour colour) const {
     case TimelineColour::Host:
         break;
     }
-    return mix(m_theme.muted, m_theme.background, 0.45);
+    return mixColors(m_theme.muted, m_theme.background, 0.45);
 }
 
 QColor TimelineView::kindColor(EventKind kind) const {
@@ -770,7 +765,7 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         const Row& r = m_rows[rows[i]];
         if (i % 2 == 1) {
             painter.fillRect(QRectF(area.left(), top, area.width(), l.rowH),
-                             mix(m_theme.background, m_theme.surface, 0.5));
+                             mixColors(m_theme.background, m_theme.surface, 0.5));
         }
         if (m_frame.lanes[static_cast<std::size_t>(r.lane)].emphasis) {
             painter.fillRect(QRectF(l.labels.left(), top, l.em * 0.25, l.rowH), m_theme.accent);
@@ -781,7 +776,7 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
                          elided(rowFont, r.label, l.labels.width() - l.em));
     }
     const QFontMetricsF axisFm(m_theme.fontAtPixels(l.em * 0.8));
-    painter.setPen(QPen(mix(m_theme.background, m_theme.grid, 0.6), 1.0));
+    painter.setPen(QPen(mixColors(m_theme.background, m_theme.grid, 0.6), 1.0));
     for (const std::int64_t t :
          a.ticks(axisFm.horizontalAdvance(QStringLiteral("000.000 ms")) + l.em)) {
         const double x = std::round(l.plot.left() + a.toPx(t));

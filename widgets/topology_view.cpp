@@ -27,13 +27,6 @@ QString shortLabel(const QFont& font, const QString& text, double width) {
     return elided(font, last, width);
 }
 
-QColor mix(const QColor& a, const QColor& b, double t) {
-    const auto lerp = [t](int x, int y) {
-        return static_cast<int>(std::lround(x + (y - x) * std::clamp(t, 0.0, 1.0)));
-    };
-    return {lerp(a.red(), b.red()), lerp(a.green(), b.green()), lerp(a.blue(), b.blue())};
-}
-
 QString percent(double util) {
     return QStringLiteral("%1 %").arg(std::lround(std::clamp(util, 0.0, 1.0) * 100.0));
 }
@@ -80,10 +73,10 @@ QColor TopologyView::utilColor(const Theme& theme, double util) {
     const QColor red = theme.isDark ? QColor(0xff, 0x4d, 0x4d) : QColor(0xd6, 0x1e, 0x1e);
     const double u = std::isfinite(util) ? std::clamp(util, 0.0, 1.0) : 0.0;
     if (u < 0.35)
-        return mix(theme.grid, green, u / 0.35);
+        return mixColors(theme.grid, green, u / 0.35);
     if (u < 0.7)
-        return mix(green, amber, (u - 0.35) / 0.35);
-    return mix(amber, red, (u - 0.7) / 0.3);
+        return mixColors(green, amber, (u - 0.35) / 0.35);
+    return mixColors(amber, red, (u - 0.7) / 0.3);
 }
 
 QColor TopologyView::classColor(const Theme& theme, int index) {

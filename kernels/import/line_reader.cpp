@@ -5,7 +5,7 @@
 namespace wb {
 
 namespace {
-constexpr std::size_t kChunk = 1 << 20;
+constexpr std::size_t kLineChunk = 1 << 20;
 // A text format never has lines this long; binary junk without newlines stops here instead of
 // growing the buffer without bound.
 constexpr std::size_t kMaxLine = 64u << 20;
@@ -37,7 +37,7 @@ bool LineReader::fill() {
         m_bufferOffset += m_pos;
         m_pos = 0;
     }
-    auto chunk = m_source.read(kChunk);
+    auto chunk = m_source.read(kLineChunk);
     if (auto* err = std::get_if<ImportError>(&chunk)) {
         m_error = *err;
         return false;

@@ -15,7 +15,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kSource =
+constexpr const char* kFabricModelSource =
     "DCQCN: Zhu et al., SIGCOMM '15 (credits, PFC, RED-ECN Kmin 5 KB / Kmax 200 KB / Pmax 1%, "
     "CNP every 50 us, g = 1/256, timers 55 us, B = 10 MB, F = 5, XON two MTU below XOFF); "
     "go-back-N: Guo et al., SIGCOMM '16 (FACTS.md section 14)";
@@ -104,7 +104,7 @@ Json fabric(const Params& p) {
     j["packets_sent"] = n.sent;
     j["packets_delivered"] = n.delivered;
     j["assumes"] = kAssumes;
-    j["source"] = kSource;
+    j["source"] = kFabricModelSource;
     return j;
 }
 
@@ -148,7 +148,7 @@ Json decision(const Params& p) {
     ev["roce_dcqcn_pause_frames"] = e.dcqcnPauseFrames;
     ev["roce_dcqcn_victim_gbps"] = e.dcqcnVictimGbps;
     j["evidence"] = ev;
-    j["source"] = kSource;
+    j["source"] = kFabricModelSource;
     return j;
 }
 

@@ -117,4 +117,10 @@ std::string formatBytes(double bytes, bool keepTrailingZeros) {
     return formatSi(bytes, "B", 3, keepTrailingZeros);
 }
 
+std::string formatCount(long long n, std::string_view one, std::string_view many) {
+    std::string s = std::to_string(n);
+    s.append(" ").append(n == 1 ? one : many);
+    return s;
+}
+
 } // namespace wb

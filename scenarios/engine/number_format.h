@@ -15,7 +15,7 @@ std::string formatNumber(double v);
 
 // Plain decimal text with `digits` significant digits, never an exponent, trailing zeros
 // dropped: 295.34 -> "295.3" (4), 0.083333 -> "0.0833" (3), 1365.3 -> "1365" (3).
-std::string formatSignificant(double v, int digits);
+std::string formatSignificant(double v, int digits = 3);
 
 // A percentage with `digits` significant digits: 99.688 -> "99.7 %". formatShare takes a
 // fraction of one instead (0.25 -> "25 %"); the scenarios' percentages all come through these.
@@ -32,5 +32,8 @@ std::string formatSi(double value, std::string_view unit, int significant = 3,
 // Bytes with decimal prefixes (kB, MB, GB, TB): Warpboard uses decimal units throughout.
 // Below 1 kB the count is a whole number ("512 B").
 std::string formatBytes(double bytes, bool keepTrailingZeros = false);
+
+// "1 rack", "3 racks": the count and the noun in the number it takes.
+std::string formatCount(long long n, std::string_view one, std::string_view many);
 
 } // namespace wb

@@ -15,35 +15,29 @@ FabricSummary runOnce(FabricKind kind, bool pfc, bool ecn, int senders, double g
     return sim.run(durationS);
 }
 
-std::string num(double v) {
-    return formatSignificant(v, 3);
-}
-
 std::string percent(double fraction) {
-    return num(100.0 * fraction).append("%");
-}
-
-std::string count(long long n) {
-    return std::to_string(n);
+    return formatSignificant(100.0 * fraction).append("%");
 }
 
 // The rules, without the flip analysis. Ties go to InfiniBand: lossless by construction
 // (the model drops nothing there), so the burden of proof is on the tuned Ethernet.
 FabricRecommendation decide(const FabricConditions& c, const FabricEvidence& e) {
     FabricRecommendation r;
-    const std::string incast =
-        count(e.senders).append(":1 incast at ").append(num(e.linkGbps)).append(" Gb/s");
+    const std::string incast = std::to_string(e.senders)
+                                   .append(":1 incast at ")
+                                   .append(formatSignificant(e.linkGbps))
+                                   .append(" Gb/s");
     if (c.teamRunsLosslessEthernet) {
         std::string t = "the team already tunes PFC + ECN: in the ";
         t.append(incast)
             .append(", DCQCN cut PFC pause frames from ")
-            .append(count(e.pfcPauseFrames))
+            .append(std::to_string(e.pfcPauseFrames))
             .append(" to ")
-            .append(count(e.dcqcnPauseFrames))
+            .append(std::to_string(e.dcqcnPauseFrames))
             .append(" and the victim flow got ")
-            .append(num(e.dcqcnVictimGbps))
+            .append(formatSignificant(e.dcqcnVictimGbps))
             .append(" Gb/s instead of ")
-            .append(num(e.pfcVictimGbps));
+            .append(formatSignificant(e.pfcVictimGbps));
         r.reasons.push_back({"team", 2, t});
     } else {
         std::string t = "nobody has run lossless Ethernet: in the ";
@@ -51,22 +45,22 @@ FabricRecommendation decide(const FabricConditions& c, const FabricEvidence& e) 
             .append(", RoCE without PFC lost ")
             .append(percent(e.lossyGoodputLoss))
             .append(" of the goodput (")
-            .append(count(e.lossyDropped))
+            .append(std::to_string(e.lossyDropped))
             .append(" drops, ")
-            .append(count(e.lossyRetransmitted))
+            .append(std::to_string(e.lossyRetransmitted))
             .append(" packets resent by go-back-N), and PFC alone sent ")
-            .append(count(e.pfcPauseFrames))
+            .append(std::to_string(e.pfcPauseFrames))
             .append(" pause frames reaching ")
-            .append(count(e.pfcPauseDepth))
+            .append(std::to_string(e.pfcPauseDepth))
             .append(" hops upstream; InfiniBand dropped ")
-            .append(count(e.ibDropped))
+            .append(std::to_string(e.ibDropped))
             .append(" with no tuning");
         r.reasons.push_back({"team", -2, t});
     }
     if (c.gpus >= kLargeScaleGpus) {
         std::string t = std::to_string(c.gpus);
         t.append(" GPUs means more switch tiers, and each is one more hop a pause climbs (")
-            .append(count(e.pfcLinksPaused))
+            .append(std::to_string(e.pfcLinksPaused))
             .append(" links paused in a two-switch model); Meta runs 24K GPUs on RoCE, but "
                     "with a dedicated team and its own congestion control (FACTS.md §14)");
         r.reasons.push_back({"gpus", -1, t});
@@ -78,15 +72,15 @@ FabricRecommendation decide(const FabricConditions& c, const FabricEvidence& e) 
         // congestion control that the team tunes (DCQCN here) keeps it near its share.
         const bool isolates = c.teamRunsLosslessEthernet && e.dcqcnVictimGbps > e.ibVictimGbps;
         std::string t = "tenants share ports: one tenant's incast held an unrelated flow to ";
-        t.append(num(e.pfcVictimGbps))
+        t.append(formatSignificant(e.pfcVictimGbps))
             .append(" Gb/s under PFC and ")
-            .append(num(e.ibVictimGbps))
+            .append(formatSignificant(e.ibVictimGbps))
             .append(" Gb/s under IB credits, of a ")
-            .append(num(e.victimFairGbps))
+            .append(formatSignificant(e.victimFairGbps))
             .append(" Gb/s fair share (head-of-line blocking)");
         if (isolates)
             t.append("; with DCQCN, which this team can run, it kept ")
-                .append(num(e.dcqcnVictimGbps))
+                .append(formatSignificant(e.dcqcnVictimGbps))
                 .append(" Gb/s");
         else
             t.append("; untuned RoCE spreads pauses across tenants");

@@ -1,5 +1,7 @@
 #include "fabric/fabric_sim.h"
 
+#include "engine/to_index.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -10,10 +12,6 @@ namespace {
 constexpr std::size_t kLatencyRing = 1u << 16;
 // Most packets a sender may have unacknowledged (assumption: an RC queue pair's limit).
 constexpr std::int64_t kWindowPackets = 1 << 14;
-
-std::size_t at(int i) {
-    return static_cast<std::size_t>(i);
-}
 } // namespace
 
 std::string fabricEventName(FabricEventKind k) {
@@ -61,15 +59,16 @@ FabricSim::FabricSim(const FabricConfig& config)
         l.from = from;
         l.to = to;
         l.delay = m_hopSlots;
-        l.fromSwitch = m_isSwitch[at(from)];
-        l.toSwitch = m_isSwitch[at(to)];
+        l.fromSwitch = m_isSwitch[toIndex(from)];
+        l.toSwitch = m_isSwitch[toIndex(to)];
         // IB: credits for the downstream buffer, never fewer than a round trip's worth so
         // one flow alone reaches line rate (buffers are sized for the cable, as in IB gear).
         l.credits = std::max(static_cast<int>(config.creditBytes / m_mtu), 2 * m_hopSlots + 2);
         m_links.push_back(std::move(l));
-        std::string name = m_nodes[at(from)];
-        name.append("→").append(m_nodes[at(to)]);
-        m_linkInfo.push_back({name, m_nodes[at(from)], m_nodes[at(to)], m_isSwitch[at(from)]});
+        std::string name = m_nodes[toIndex(from)];
+        name.append("→").append(m_nodes[toIndex(to)]);
+        m_linkInfo.push_back(
+            {name, m_nodes[toIndex(from)], m_nodes[toIndex(to)], m_isSwitch[toIndex(from)]});
         return static_cast<int>(m_links.size()) - 1;
     };
     const int t = node("T", true);
@@ -83,7 +82,7 @@ FabricSim::FabricSim(const FabricConfig& config)
     }
     std::vector<int> firstLinks;
     for (int i = 0; i < config.senders; ++i)
-        firstLinks.push_back(link(hosts[at(i)], i == 0 ? t : m_switchS));
+        firstLinks.push_back(link(hosts[toIndex(i)], i == 0 ? t : m_switchS));
     const int uplink = link(t, m_switchS);
     const int toR = link(m_switchS, r);
 
@@ -95,19 +94,19 @@ FabricSim::FabricSim(const FabricConfig& config)
         f.path = path;
         f.returnDelay = 0;
         for (int l : path)
-            f.returnDelay += m_links[at(l)].delay;
-        m_links[at(path.front())].hostFlow = static_cast<int>(m_flows.size());
+            f.returnDelay += m_links[toIndex(l)].delay;
+        m_links[toIndex(path.front())].hostFlow = static_cast<int>(m_flows.size());
         m_flows.push_back(std::move(f));
-        std::string name = m_nodes[at(src)];
-        name.append("→").append(m_nodes[at(dst)]);
+        std::string name = m_nodes[toIndex(src)];
+        name.append("→").append(m_nodes[toIndex(dst)]);
         m_flowInfo.push_back({name, victim, std::move(path)});
     };
     for (int i = 0; i < config.senders; ++i) {
-        std::vector<int> path{firstLinks[at(i)]};
+        std::vector<int> path{firstLinks[toIndex(i)]};
         if (i == 0)
             path.push_back(uplink);
         path.push_back(toR);
-        flow(hosts[at(i)], r, path, false);
+        flow(hosts[toIndex(i)], r, path, false);
     }
     if (config.victim) {
         const int vs = node("VS", false);
@@ -120,12 +119,12 @@ FabricSim::FabricSim(const FabricConfig& config)
     int longest = 0;
     for (const Flow& f : m_flows)
         longest = std::max(longest, f.returnDelay);
-    m_calendar.resize(at(longest + m_hopSlots + 2));
+    m_calendar.resize(toIndex(longest + m_hopSlots + 2));
     m_latencies.reserve(kLatencyRing);
 }
 
 int FabricSim::roundTripSlots(int flow) const {
-    return 2 * m_flows.at(at(flow)).returnDelay;
+    return 2 * m_flows.at(toIndex(flow)).returnDelay;
 }
 
 double FabricSim::uniform() {
@@ -229,10 +228,10 @@ void FabricSim::tick() {
 void FabricSim::applyControl(const Ctrl& c) {
     switch (c.kind) {
     case CtrlKind::Ack:
-        acknowledge(m_flows[at(c.target)], c.value);
+        acknowledge(m_flows[toIndex(c.target)], c.value);
         break;
     case CtrlKind::Nak: {
-        Flow& f = m_flows[at(c.target)];
+        Flow& f = m_flows[toIndex(c.target)];
         acknowledge(f, c.value); // everything before the gap arrived
         // Rewind only if nothing was resent since the packet that showed the gap was sent.
         if (c.epoch == f.epoch && c.value < f.nextPsn)
@@ -240,17 +239,17 @@ void FabricSim::applyControl(const Ctrl& c) {
         break;
     }
     case CtrlKind::Cnp:
-        m_flows[at(c.target)].rate.onCnp(m_slot);
+        m_flows[toIndex(c.target)].rate.onCnp(m_slot);
         break;
     case CtrlKind::Pause:
-        m_links[at(c.target)].paused = true;
-        m_links[at(c.target)].everPaused = true;
+        m_links[toIndex(c.target)].paused = true;
+        m_links[toIndex(c.target)].everPaused = true;
         break;
     case CtrlKind::Resume:
-        m_links[at(c.target)].paused = false;
+        m_links[toIndex(c.target)].paused = false;
         break;
     case CtrlKind::Credit:
-        ++m_links[at(c.target)].credits;
+        ++m_links[toIndex(c.target)].credits;
         break;
     }
 }
@@ -277,18 +276,18 @@ void FabricSim::rewind(Flow& f, int flowIndex, std::int64_t psn, bool timeout) {
 }
 
 void FabricSim::arrive(int linkIndex, Packet p) {
-    Link& l = m_links[at(linkIndex)];
+    Link& l = m_links[toIndex(linkIndex)];
     const bool ib = m_config.kind == FabricKind::InfiniBand;
     if (!l.toSwitch) {
         if (ib) // the receiving NIC consumes at line rate: the buffer slot frees at once
             schedule(l.delay, {CtrlKind::Credit, linkIndex, 0, 0});
-        receive(m_flows[at(p.flow)], p.flow, p);
+        receive(m_flows[toIndex(p.flow)], p.flow, p);
         return;
     }
-    Flow& f = m_flows[at(p.flow)];
+    Flow& f = m_flows[toIndex(p.flow)];
     ++p.hop;
-    const int next = f.path[at(p.hop)];
-    Link& out = m_links[at(next)];
+    const int next = f.path[toIndex(p.hop)];
+    Link& out = m_links[toIndex(next)];
     const double queue = static_cast<double>(out.egress.size()) * m_mtu;
     if (!ib) {
         const bool full = m_config.pfc ? l.ingressBytes + m_mtu > m_config.xoffBytes + m_headroom
@@ -361,7 +360,7 @@ void FabricSim::receive(Flow& f, int flowIndex, const Packet& p) {
 }
 
 void FabricSim::transmit(int linkIndex) {
-    Link& l = m_links[at(linkIndex)];
+    Link& l = m_links[toIndex(linkIndex)];
     if (!l.fromSwitch) {
         sendFromHost(l);
         return;
@@ -376,7 +375,7 @@ void FabricSim::transmit(int linkIndex) {
     }
     const Packet p = l.egress.front();
     l.egress.pop_front();
-    Link& in = m_links[at(p.ingress)];
+    Link& in = m_links[toIndex(p.ingress)];
     in.ingressBytes -= m_mtu;
     if (ib) {
         --l.credits;
@@ -400,7 +399,7 @@ void FabricSim::sendFromHost(Link& l) {
         l.everPaused = true;
         return;
     }
-    Flow& f = m_flows[at(l.hostFlow)];
+    Flow& f = m_flows[toIndex(l.hostFlow)];
     const double line = m_config.linkGbps * 1e9;
     const bool dcqcn = !ib && m_config.ecn;
     // Rate limiter: one packet's worth of tokens at most, so the NIC never bursts above RC.
@@ -435,8 +434,8 @@ void FabricSim::sendFromHost(Link& l) {
 }
 
 int FabricSim::pauseDepthOf(int linkIndex) const {
-    int node = m_links[at(linkIndex)].to;
-    if (!m_isSwitch[at(node)])
+    int node = m_links[toIndex(linkIndex)].to;
+    if (!m_isSwitch[toIndex(node)])
         return 0;
     int depth = 1;
     while (node != m_switchS && depth < 16) {

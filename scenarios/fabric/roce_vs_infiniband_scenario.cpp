@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/prefixed.h"
+#include "engine/to_index.h"
 #include "fabric/fabric_recommendation.h"
 #include "fabric/fabric_sim.h"
 #include "fabric/go_back_n.h"
@@ -25,16 +26,8 @@ constexpr int kRecentFrames = 3;
 // A reason's text per facts row: what fits the decision panel's width at 1080p.
 constexpr std::size_t kReasonLineChars = 125;
 
-std::size_t at(int i) {
-    return static_cast<std::size_t>(i);
-}
-
 std::string gbpsText(double gbps) {
     return formatSignificant(gbps, 3).append(" Gb/s");
-}
-
-std::string count(long long n) {
-    return std::to_string(n);
 }
 
 struct LinkEvents {
@@ -70,16 +63,16 @@ Run simulate(const FabricConfig& c, int frames, double frameS) {
         for (const FabricEvent& e : s.events) {
             // CNPs and rewinds belong to a flow: show them on its sender's link.
             const int link = e.link >= 0   ? e.link
-                             : e.flow >= 0 ? r.flows[at(e.flow)].path.front()
+                             : e.flow >= 0 ? r.flows[toIndex(e.flow)].path.front()
                                            : -1;
             if (link < 0)
                 continue;
-            LinkEvents& x = ev[at(link)];
+            LinkEvents& x = ev[toIndex(link)];
             switch (e.kind) {
             case FabricEventKind::PauseSent:
                 ++x.pauses;
-                if (r.firstPauseS[at(link)] < 0)
-                    r.firstPauseS[at(link)] = e.timeS;
+                if (r.firstPauseS[toIndex(link)] < 0)
+                    r.firstPauseS[toIndex(link)] = e.timeS;
                 break;
             case FabricEventKind::EcnMark:
                 ++x.marks;
@@ -184,30 +177,30 @@ std::vector<FabricFrameNode> nodesOf(const Run& r, std::vector<std::string>& nam
     std::vector<bool> isSwitch(names.size(), false);
     for (const FabricLinkInfo& l : r.links)
         if (l.fromSwitch)
-            isSwitch[at(index(l.from))] = true;
+            isSwitch[toIndex(index(l.from))] = true;
     for (std::size_t i = 0; i < names.size(); ++i)
         nodes[i].label = names[i];
     for (const FabricLinkInfo& l : r.links)
         if (l.fromSwitch) {
             const int to = index(l.to);
-            nodes[at(index(l.from))].role =
-                isSwitch[at(to)] ? FabricNodeRole::EdgeSwitch : FabricNodeRole::CoreSwitch;
+            nodes[toIndex(index(l.from))].role =
+                isSwitch[toIndex(to)] ? FabricNodeRole::EdgeSwitch : FabricNodeRole::CoreSwitch;
         }
     const std::string line = gbpsText(r.config.linkGbps);
     for (std::size_t f = 0; f < r.flows.size(); ++f) {
         const FabricFlowInfo& flow = r.flows[f];
         const bool victim = static_cast<int>(f) == r.victim;
-        const FabricLinkInfo& first = r.links[at(flow.path.front())];
-        const FabricLinkInfo& last = r.links[at(flow.path.back())];
-        FabricFrameNode& src = nodes[at(index(first.from))];
-        FabricFrameNode& dst = nodes[at(index(last.to))];
+        const FabricLinkInfo& first = r.links[toIndex(flow.path.front())];
+        const FabricLinkInfo& last = r.links[toIndex(flow.path.back())];
+        FabricFrameNode& src = nodes[toIndex(index(first.from))];
+        FabricFrameNode& dst = nodes[toIndex(index(last.to))];
         src.role = victim ? FabricNodeRole::VictimSender : FabricNodeRole::Sender;
         dst.role = victim ? FabricNodeRole::VictimReceiver : FabricNodeRole::Receiver;
         src.tip = victim ? concat(src.label, ": the victim sender, ", line, " to ", dst.label,
                                   ". It shares ", first.to,
                                   "'s uplink with the incast but never "
                                   "touches ",
-                                  r.links[at(r.flows.front().path.back())].to, "'s port")
+                                  r.links[toIndex(r.flows.front().path.back())].to, "'s port")
                          : concat(src.label, ": greedy sender to ", dst.label, " at up to ", line);
         dst.tip = victim ? concat(dst.label, ": the victim's receiver; its own port is idle")
                          : concat(dst.label, ": one ", line, " port for ",
@@ -230,7 +223,7 @@ std::string heldText(const FabricConfig& c) {
 
 FabricFrame fabricFrame(const Run& r, double t) {
     const int k = frameIndex(r, t);
-    const FabricStepStats& s = r.frames[at(k)];
+    const FabricStepStats& s = r.frames[toIndex(k)];
     const FabricConfig& c = r.config;
     const bool ib = c.kind == FabricKind::InfiniBand;
     FabricFrame f;
@@ -240,7 +233,7 @@ FabricFrame fabricFrame(const Run& r, double t) {
         return static_cast<int>(std::find(names.begin(), names.end(), n) - names.begin());
     };
     auto switchNode = [&](int i) {
-        const FabricNodeRole role = f.nodes[at(i)].role;
+        const FabricNodeRole role = f.nodes[toIndex(i)].role;
         return role == FabricNodeRole::EdgeSwitch || role == FabricNodeRole::CoreSwitch;
     };
     const int first = std::max(0, k - kRecentFrames + 1);
@@ -262,7 +255,7 @@ FabricFrame fabricFrame(const Run& r, double t) {
             !st.paused ? FabricStall::None : (ib ? FabricStall::NoCredit : FabricStall::Paused);
         l.stalledFraction = st.pausedFraction;
         for (int j = first; j <= k; ++j) {
-            const LinkEvents& e = r.events[at(j)][i];
+            const LinkEvents& e = r.events[toIndex(j)][i];
             l.pauses += e.pauses;
             l.ecnMarks += e.marks;
             l.cnps += e.cnps;
@@ -283,9 +276,10 @@ FabricFrame fabricFrame(const Run& r, double t) {
         tip.append(concat("\nheld ", formatSignificant(100 * st.pausedFraction, 3),
                           " % of the time (", heldText(c), ")", st.paused ? ", held now" : ""));
         if (l.pauses + l.ecnMarks + l.cnps + l.drops + l.resent > 0)
-            tip.append(concat("\nlast ", recentText, ": ", count(l.pauses), " pause frames, ",
-                              count(l.ecnMarks), " ECN marks, ", count(l.cnps), " CNPs, ",
-                              count(l.drops), " drops, ", count(l.resent), " packets to resend"));
+            tip.append(concat("\nlast ", recentText, ": ", std::to_string(l.pauses),
+                              " pause frames, ", std::to_string(l.ecnMarks), " ECN marks, ",
+                              std::to_string(l.cnps), " CNPs, ", std::to_string(l.drops),
+                              " drops, ", std::to_string(l.resent), " packets to resend"));
         l.tip = tip;
         f.links.push_back(std::move(l));
     }
@@ -294,7 +288,7 @@ FabricFrame fabricFrame(const Run& r, double t) {
         const FabricFlowState& st = s.flows[i];
         FabricFrameFlow x;
         x.label = info.name;
-        x.sender = nodeIndex(r.links[at(info.path.front())].from);
+        x.sender = nodeIndex(r.links[toIndex(info.path.front())].from);
         x.victim = info.victim;
         x.rateGbps = st.rateGbps;
         x.goodputGbps = st.goodputGbps;
@@ -309,11 +303,12 @@ FabricFrame fabricFrame(const Run& r, double t) {
         concat(runName(c), " — ", std::to_string(c.senders), ":1 incast at ", gbpsText(c.linkGbps),
                " + victim VS→VR", r.frameS < kFabricFrameS ? ", slowed down" : "");
     const FabricCounters& n = s.counters;
-    f.counters = concat("t = ", formatSignificant(s.endS * 1e6, 3), " µs (", frameText,
-                        " per frame) · pause frames ", count(n.pauseFrames), " · dropped ",
-                        count(n.dropped + n.corrupted), " · ECN marks ", count(n.ecnMarks),
-                        " · CNPs ", count(n.cnps), " · resent ", count(n.retransmitted),
-                        " · delivered ", count(n.delivered), " packets");
+    f.counters =
+        concat("t = ", formatSignificant(s.endS * 1e6, 3), " µs (", frameText,
+               " per frame) · pause frames ", std::to_string(n.pauseFrames), " · dropped ",
+               std::to_string(n.dropped + n.corrupted), " · ECN marks ", std::to_string(n.ecnMarks),
+               " · CNPs ", std::to_string(n.cnps), " · resent ", std::to_string(n.retransmitted),
+               " · delivered ", std::to_string(n.delivered), " packets");
     f.caption = concat("modeled: packet-level slotted simulation, ", std::to_string(c.mtuBytes),
                        " B packets, ", formatSi(c.hopDelayS, "s"), " per hop; mechanisms from ",
                        kDcqcnSource);
@@ -344,7 +339,7 @@ ChartFrame goodputChart(const B5Model& m, const Run& r, double t, const Run* ref
         const double x = s.endS * 1e6;
         incast.points.push_back({x, sum});
         if (r.victim >= 0)
-            victim.points.push_back({x, s.flows[at(r.victim)].goodputGbps});
+            victim.points.push_back({x, s.flows[toIndex(r.victim)].goodputGbps});
         if (reference) {
             const FabricStepStats& q = reference->frames[k];
             double refSum = 0;
@@ -362,7 +357,7 @@ ChartFrame goodputChart(const B5Model& m, const Run& r, double t, const Run* ref
     if (reference)
         c.series.push_back(ref);
     const int k = frameIndex(r, t);
-    const ChartPoint now = victim.points.empty() ? ChartPoint{} : victim.points[at(k)];
+    const ChartPoint now = victim.points.empty() ? ChartPoint{} : victim.points[toIndex(k)];
     c.markers.push_back({now, concat("victim ", gbpsText(now.y)),
                          concat("victim goodput at ", formatSignificant(now.x, 4),
                                 " µs: ", gbpsText(now.y), " of a ", gbpsText(fair), " fair share"),
@@ -391,12 +386,13 @@ ChartFrame rateChart(const B5Model& m, const Run& r, double t) {
     ChartSeries victimGoodput{"victim goodput", {}, ChartSeries::Style::Dashed, 6};
     if (r.victim >= 0)
         for (const FabricStepStats& st : r.frames)
-            victimGoodput.points.push_back({st.endS * 1e6, st.flows[at(r.victim)].goodputGbps});
+            victimGoodput.points.push_back(
+                {st.endS * 1e6, st.flows[toIndex(r.victim)].goodputGbps});
     c.series.push_back(victimGoodput);
     const double share = m.gbps / m.senders;
     c.series.push_back(
         {"1/N of R's port", {{0, share}, {endUs, share}}, ChartSeries::Style::Dashed, 7});
-    const FabricStepStats& now = r.frames[at(frameIndex(r, t))];
+    const FabricStepStats& now = r.frames[toIndex(frameIndex(r, t))];
     const double rc = now.flows.front().rateGbps;
     c.markers.push_back({{now.endS * 1e6, rc},
                          concat("H0 RC ", gbpsText(rc)),
@@ -415,12 +411,12 @@ ChartFrame rateChart(const B5Model& m, const Run& r, double t) {
 FactsFrame pauseClimb(const Run& r, double t) {
     FactsFrame f;
     f.title = "How the pause climbs (first PFC pause per link)";
-    const double nowS = r.frames[at(frameIndex(r, t))].endS;
+    const double nowS = r.frames[toIndex(frameIndex(r, t))].endS;
     std::vector<std::string> names;
     const std::vector<FabricFrameNode> nodes = nodesOf(r, names);
     auto role = [&](const std::string& name) {
-        return nodes[at(static_cast<int>(std::find(names.begin(), names.end(), name) -
-                                         names.begin()))]
+        return nodes[toIndex(static_cast<int>(std::find(names.begin(), names.end(), name) -
+                                              names.begin()))]
             .role;
     };
     auto when = [](double s) { return concat(formatSignificant(s * 1e6, 3), " µs"); };
@@ -529,7 +525,7 @@ FactsFrame lossFacts(const B5Model& m) {
         {"Simulated, InfiniBand", gbpsText(s.chosenIbGbps),
          "same transport: a loss costs IB the same; IB just never drops for congestion"},
         {"Lossy incast (no PFC)", gbpsText(m.lossy.summary.goodputGbps),
-         concat("of ", gbpsText(m.gbps), ": ", count(m.lossy.summary.counters.dropped),
+         concat("of ", gbpsText(m.gbps), ": ", std::to_string(m.lossy.summary.counters.dropped),
                 " congestion drops at S, each costing a window (step 4)")},
     };
     return f;
@@ -603,17 +599,20 @@ FactsFrame evidenceFacts(const B5Model& m) {
     f.title = concat("Measured on the ", std::to_string(e.senders), ":1 incast, ",
                      formatSignificant(e.durationS * 1e6, 4), " µs");
     f.rows = {
-        {"InfiniBand", concat(gbpsText(e.ibGoodputGbps), ", ", count(e.ibDropped), " drops"),
+        {"InfiniBand",
+         concat(gbpsText(e.ibGoodputGbps), ", ", std::to_string(e.ibDropped), " drops"),
          concat("victim ", gbpsText(e.ibVictimGbps), " of ", gbpsText(e.victimFairGbps),
                 " (credits back-pressure T's uplink too)")},
-        {"RoCE, PFC only", concat(count(e.pfcPauseFrames), " pause frames"),
-         concat(count(e.pfcLinksPaused), " links paused, ", count(e.pfcPauseDepth),
-                " hops upstream; victim ", gbpsText(e.pfcVictimGbps))},
-        {"RoCE, PFC + DCQCN", concat(count(e.dcqcnPauseFrames), " pause frames"),
+        {"RoCE, PFC only", concat(std::to_string(e.pfcPauseFrames), " pause frames"),
+         concat(std::to_string(e.pfcLinksPaused), " links paused, ",
+                std::to_string(e.pfcPauseDepth), " hops upstream; victim ",
+                gbpsText(e.pfcVictimGbps))},
+        {"RoCE, PFC + DCQCN", concat(std::to_string(e.dcqcnPauseFrames), " pause frames"),
          concat("victim ", gbpsText(e.dcqcnVictimGbps), "; ", kDcqcnSource)},
-        {"RoCE, lossy", concat(gbpsText(e.lossyGoodputGbps), ", ", count(e.lossyDropped), " drops"),
+        {"RoCE, lossy",
+         concat(gbpsText(e.lossyGoodputGbps), ", ", std::to_string(e.lossyDropped), " drops"),
          concat(formatSignificant(100 * e.lossyGoodputLoss, 3), " % below IB; ",
-                count(e.lossyRetransmitted), " packets resent by go-back-N")},
+                std::to_string(e.lossyRetransmitted), " packets resent by go-back-N")},
     };
     return f;
 }

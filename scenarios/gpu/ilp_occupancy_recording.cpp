@@ -11,7 +11,6 @@ namespace wb {
 
 namespace {
 
-constexpr double kBytesPerWarpLoad = 128.0; // 32 lanes × 4 B, coalesced
 // What a modeled run moves (read + write of a 256 MiB buffer): big enough that a real copy
 // runs at steady bandwidth, so the durations read like the recorded ones.
 constexpr double kModeledBytes = 2.0 * 256.0 * 1024.0 * 1024.0;

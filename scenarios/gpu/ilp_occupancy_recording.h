@@ -11,6 +11,9 @@
 
 namespace wb {
 
+// One warp's coalesced 4-byte load: 32 lanes × 4 B.
+inline constexpr double kBytesPerWarpLoad = 128.0;
+
 inline constexpr const char* kIlpOccupancyKind = "ilp-occupancy";
 
 // The grid the modeled trace covers: ILP 1/2/4/8 × 8/16/32/48/64 resident warps per SM.

@@ -12,6 +12,10 @@
 
 namespace wb {
 
+// Where the occupancy rules come from, as slides cite them.
+inline constexpr const char* kOccupancyRulesSource =
+    "CUDA Occupancy Calculator rules (cuda_occupancy.h; Hopper Tuning Guide)";
+
 // Allocation rules of one compute capability, as the CUDA occupancy calculator applies them.
 struct ArchitectureRules {
     std::string computeCapability;         // "9.0"

@@ -21,9 +21,7 @@ namespace wb {
 
 namespace {
 
-constexpr const char* kOccSource = "occupancy calculator rules (FACTS §12)";
 constexpr const char* kSimSource = "warp-scheduler simulation (4 schedulers, no bandwidth limit)";
-constexpr double kBytesPerWarpLoad = 128.0; // 32 lanes × 4 B, coalesced
 constexpr const char* kBandwidthModel =
     "bandwidth = HBM × min(1, simulated loads in flight / Little's-law need)";
 
@@ -36,7 +34,7 @@ FactsFrame calculatorFacts(const GpuSpec& gpu, const OccupancyResult& r) {
         const bool limiting =
             std::find(r.limiters.begin(), r.limiters.end(), which) != r.limiters.end();
         f.rows.push_back({std::string("blocks allowed by ") + label, std::to_string(blocks),
-                          kOccSource, limiting});
+                          kOccupancyRulesSource, limiting});
     };
     row("warps (64 per SM)", r.blocksByWarps, OccupancyLimiter::Warps);
     row("registers (256 per warp unit)", r.blocksByRegisters, OccupancyLimiter::Registers);
@@ -44,7 +42,8 @@ FactsFrame calculatorFacts(const GpuSpec& gpu, const OccupancyResult& r) {
         OccupancyLimiter::SharedMemory);
     row("the block limit (32 per SM)", r.blocksByBlockLimit, OccupancyLimiter::Blocks);
     f.rows.push_back({"occupancy = " + std::to_string(r.warpsPerSm) + " warps / 64",
-                      formatSignificant(100.0 * r.occupancy, 3) + " %", kOccSource, true});
+                      formatSignificant(100.0 * r.occupancy, 3) + " %", kOccupancyRulesSource,
+                      true});
     return f;
 }
 
@@ -351,7 +350,7 @@ Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOcc
             f.series.push_back(*s);
     f.footnote = "Measured: Nsight Compute (sm__warps_active, sm__maximum_warps_per_active_cycle); "
                  "hollow: the calculator (" +
-                 std::string(kOccSource) + ") for the GPU parameter." +
+                 std::string(kOccupancyRulesSource) + ") for the GPU parameter." +
                  (all.size() > kMaxImportedTips
                       ? " Tooltips on the first " + std::to_string(kMaxImportedTips) + " launches."
                       : std::string{});
@@ -378,7 +377,7 @@ Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOcc
             detail += " (calculator: " + o.calculatorLimiter + ")";
         if (!o.calculatorNote.empty())
             detail += " · " + o.calculatorNote;
-        detail += " — " + o.file + "; " + kOccSource;
+        detail += " — " + o.file + "; " + kOccupancyRulesSource;
         facts.rows.push_back({label, value, detail, i == 0});
     }
     if (all.size() > kMaxImportedRows)

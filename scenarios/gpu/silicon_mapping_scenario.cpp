@@ -14,8 +14,6 @@ namespace wb {
 
 namespace {
 
-constexpr const char* kOccSource = "occupancy calculator rules (FACTS §12)";
-
 FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const WaveSummary& w,
                         const Trace& placement) {
     FactsFrame f;
@@ -23,11 +21,11 @@ FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const Wa
     f.rows.push_back({"SMs", formatSignificant(gpu.value("sm_count"), 4),
                       HardwareCatalogue::builtin().citation(gpu, "sm_count"), false});
     f.rows.push_back({"blocks per SM (limit: " + limiterName(occ.limiter) + ")",
-                      std::to_string(occ.blocksPerSm), kOccSource, true});
+                      std::to_string(occ.blocksPerSm), kOccupancyRulesSource, true});
     f.rows.push_back({"warps per SM",
                       std::to_string(occ.warpsPerSm) + " of " +
                           formatSignificant(gpu.value("max_warps_per_sm"), 3),
-                      kOccSource, false});
+                      kOccupancyRulesSource, false});
     f.rows.push_back({"blocks per wave = SMs × blocks per SM", std::to_string(w.slotsPerWave),
                       "wave model", false});
     f.rows.push_back({"waves = ⌈blocks / per wave⌉", std::to_string(w.waves), "wave model", true});

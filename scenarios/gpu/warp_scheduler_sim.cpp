@@ -1,6 +1,7 @@
 #include "gpu/warp_scheduler_sim.h"
 
 #include "engine/number_format.h"
+#include "engine/to_index.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +16,6 @@ void requireRange(const char* what, int value, int lo, int hi) {
     if (value < lo || value > hi)
         throw std::invalid_argument(std::string(what) + " must be " + std::to_string(lo) + "…" +
                                     std::to_string(hi) + ", got " + std::to_string(value));
-}
-
-std::size_t at(int i) {
-    return static_cast<std::size_t>(i);
 }
 
 // One warp's place in its loop and the cycles at which its results become ready.
@@ -47,19 +44,19 @@ WarpSchedulerSim::WarpSchedulerSim(WarpSchedulerConfig config)
 void WarpSchedulerSim::run() {
     const WarpSchedulerConfig& c = m_config;
     const int programLength = c.ilp + c.ilp * c.computePerLoad;
-    std::vector<WarpState> warps(at(c.warps));
+    std::vector<WarpState> warps(toIndex(c.warps));
     for (auto& w : warps) {
-        w.loadReady.assign(at(c.ilp), 0);
-        w.chainReady.assign(at(c.ilp), 0);
+        w.loadReady.assign(toIndex(c.ilp), 0);
+        w.chainReady.assign(toIndex(c.ilp), 0);
     }
 
     IssueTimelineFrame& f = m_result.timeline;
     f.schedulers = c.schedulers;
     f.cycles = c.cycles;
     f.shownUpTo = c.cycles;
-    f.issued.assign(at(c.schedulers), std::vector<int>(at(c.cycles), -1));
+    f.issued.assign(toIndex(c.schedulers), std::vector<int>(toIndex(c.cycles), -1));
     f.warpsPerScheduler = (c.warps + c.schedulers - 1) / c.schedulers;
-    m_result.instructionsPerWarp.assign(at(c.warps), 0);
+    m_result.instructionsPerWarp.assign(toIndex(c.warps), 0);
 
     // Cycle at which the instruction at the warp's pc has its operands.
     auto readyAt = [&](const WarpState& w) -> long long {
@@ -67,22 +64,22 @@ void WarpSchedulerSim::run() {
             return 0; // a load: its address does not depend on earlier results
         const int q = w.pc - c.ilp;
         const int chain = q % c.ilp; // chains interleaved: value 0, 1, …, ilp−1, 0, 1, …
-        return q / c.ilp == 0 ? w.loadReady[at(chain)] : w.chainReady[at(chain)];
+        return q / c.ilp == 0 ? w.loadReady[toIndex(chain)] : w.chainReady[toIndex(chain)];
     };
     auto issue = [&](WarpState& w, long long cycle) {
         if (w.pc < c.ilp) {
-            w.loadReady[at(w.pc)] = cycle + c.memoryLatency;
+            w.loadReady[toIndex(w.pc)] = cycle + c.memoryLatency;
             // Cycles this load is outstanding within the window (Little's law: L = λW).
             m_result.averageLoadsInFlight +=
                 static_cast<double>(std::min<long long>(c.memoryLatency, c.cycles - cycle));
         } else {
             const int chain = (w.pc - c.ilp) % c.ilp;
-            w.chainReady[at(chain)] = cycle + c.computeLatency;
+            w.chainReady[toIndex(chain)] = cycle + c.computeLatency;
         }
         w.pc = (w.pc + 1) % programLength;
     };
 
-    std::vector<int> lastIssued(at(c.schedulers), -1); // round-robin position per scheduler
+    std::vector<int> lastIssued(toIndex(c.schedulers), -1); // round-robin position per scheduler
     long long steadyIssued = 0;
     const int steadyFrom = c.cycles / 2;
     for (int cycle = 0; cycle < c.cycles; ++cycle) {
@@ -92,17 +89,17 @@ void WarpSchedulerSim::run() {
             if (own <= 0)
                 continue;
             const int start =
-                c.policy == SchedulerPolicy::RoundRobin ? (lastIssued[at(s)] + 1) % own : 0;
+                c.policy == SchedulerPolicy::RoundRobin ? (lastIssued[toIndex(s)] + 1) % own : 0;
             for (int k = 0; k < own; ++k) {
                 const int local = (start + k) % own;
                 const int id = s + local * c.schedulers;
-                WarpState& w = warps[at(id)];
+                WarpState& w = warps[toIndex(id)];
                 if (readyAt(w) <= cycle) {
                     issue(w, cycle);
-                    f.issued[at(s)][at(cycle)] = id;
-                    lastIssued[at(s)] = local;
+                    f.issued[toIndex(s)][toIndex(cycle)] = id;
+                    lastIssued[toIndex(s)] = local;
                     ++m_result.issuedSlots;
-                    ++m_result.instructionsPerWarp[at(id)];
+                    ++m_result.instructionsPerWarp[toIndex(id)];
                     if (cycle >= steadyFrom)
                         ++steadyIssued;
                     break;

@@ -29,14 +29,6 @@ constexpr double kWorkBudget = 16.8e6;
 // Chart colours (the theme's palette): one per router, grey for references.
 constexpr int kNoneColour = 3, kAuxColour = 0, kBiasColour = 2, kRefColour = 7, kOneOfKColour = 4;
 
-std::string num(double v, int digits = 3) {
-    return formatSignificant(v, digits);
-}
-
-std::size_t idx(int i) {
-    return static_cast<std::size_t>(i);
-}
-
 // Everything the steps show, simulated once in build().
 struct MoeRuns {
     MoeRoutingConfig config;
@@ -82,7 +74,7 @@ int indexAt(double t, int lo, int hi) {
 
 // Tokens in order through a capacity: the last step's routing of a router trained dropless.
 ExpertDispatch dispatchLastStep(const MoeRoutingSim& sim, long long capacity) {
-    const auto k = idx(sim.config().topK);
+    const auto k = toIndex(sim.config().topK);
     CapacityDispatcher d(sim.config().experts, capacity);
     const std::vector<int>& choices = sim.choices();
     for (std::size_t t = 0; t < choices.size() / k; ++t) {
@@ -119,16 +111,16 @@ BarChartFrame expertBars(const MoeRuns& r, const std::vector<long long>& load, d
     f.axisMax = axisMax;
     const double fair = r.fairShare();
     for (int e = 0; e < r.experts(); ++e) {
-        const double v = static_cast<double>(load[idx(e)]);
+        const double v = static_cast<double>(load[toIndex(e)]);
         BarCategory c;
         c.label = expertLabel(r, e);
         c.tip = concat("expert ", std::to_string(e), " on GPU ", std::to_string(r.gpuOf(e)));
         c.segments.push_back({v, r.gpuOf(e) % 10,
-                              concat(c.tip, ": ", num(v), " assignments, ", num(v / fair),
-                                     "× the fair share k·T/E")});
+                              concat(c.tip, ": ", formatSignificant(v), " assignments, ",
+                                     formatSignificant(v / fair), "× the fair share k·T/E")});
         f.categories.push_back(c);
     }
-    f.references.push_back({fair, concat("fair share k·T/E = ", num(fair))});
+    f.references.push_back({fair, concat("fair share k·T/E = ", formatSignificant(fair))});
     return f;
 }
 
@@ -136,7 +128,7 @@ BarChartFrame expertBars(const MoeRuns& r, const std::vector<long long>& load, d
 double maxLoadOf(const MoeRoutingSim& s, int lo, int hi) {
     long long m = 1;
     for (int i = lo; i <= hi; ++i) {
-        const std::vector<long long>& load = s.history()[idx(i)].load;
+        const std::vector<long long>& load = s.history()[toIndex(i)].load;
         m = std::max(m, *std::max_element(load.begin(), load.end()));
     }
     return static_cast<double>(m);
@@ -144,7 +136,7 @@ double maxLoadOf(const MoeRoutingSim& s, int lo, int hi) {
 
 BarChartFrame loadBarsAt(const MoeRuns& r, const MoeRoutingSim& s, int i, const std::string& who,
                          int lo, int hi) {
-    const MoeStepRecord& rec = s.history()[idx(i)];
+    const MoeStepRecord& rec = s.history()[toIndex(i)];
     BarChartFrame f = expertBars(r, rec.load, maxLoadOf(s, lo, hi));
     f.title =
         concat(who, ": training step ", std::to_string(rec.step), " of ", std::to_string(r.steps));
@@ -166,7 +158,7 @@ ChartSeries historySeries(const MoeRoutingSim& s, Balancing b, int from, int upt
                       : b == Balancing::AuxLoss ? kAuxColour
                                                 : kBiasColour;
     for (int i = from; i <= upto; ++i) {
-        const MoeStepRecord& rec = s.history()[idx(i)];
+        const MoeStepRecord& rec = s.history()[toIndex(i)];
         line.points.push_back({static_cast<double>(rec.step), rec.*field});
     }
     return line;
@@ -200,7 +192,7 @@ ChartFrame maxLoadChart(const MoeRuns& r, const std::vector<Balancing>& runs, in
         if (upto < from)
             continue;
         c.series.push_back(historySeries(s, b, from, upto, &MoeStepRecord::maxLoadFraction));
-        const MoeStepRecord& now = s.history()[idx(upto)];
+        const MoeStepRecord& now = s.history()[toIndex(upto)];
         ChartMarker m;
         m.at = {static_cast<double>(now.step), now.maxLoadFraction};
         m.label = formatShare(now.maxLoadFraction);
@@ -215,8 +207,8 @@ ChartFrame maxLoadChart(const MoeRuns& r, const std::vector<Balancing>& runs, in
                             ", same router, same seed");
     else
         c.footnote =
-            concat("fair 1/E = ", num(1.0 / r.experts()), "; 1/k: one expert in every token's top-",
-                   std::to_string(r.config.topK));
+            concat("fair 1/E = ", formatSignificant(1.0 / r.experts()),
+                   "; 1/k: one expert in every token's top-", std::to_string(r.config.topK));
     return c;
 }
 
@@ -238,7 +230,8 @@ Frames routingStep(const MoeRuns& r, double t) {
         {"expert parallelism",
          concat(std::to_string(r.gpus), " GPUs × ", std::to_string(c.experts / r.gpus), " experts"),
          kGShard},
-        {"fair share k·T/E", concat(num(r.fairShare()), " assignments per expert"), kSwitch, true},
+        {"fair share k·T/E", concat(formatSignificant(r.fairShare()), " assignments per expert"),
+         kSwitch, true},
     };
     return Frames{{bars, chart, facts}};
 }
@@ -247,18 +240,20 @@ Frames collapseStep(const MoeRuns& r, double t) {
     const int i = indexAt(t, 0, r.steps - 1);
     BarChartFrame bars = loadBarsAt(r, *r.none, i, "No balancing", 0, r.steps - 1);
     ChartFrame chart = maxLoadChart(r, {Balancing::None}, i);
-    const MoeStepRecord& rec = r.none->history()[idx(i)];
+    const MoeStepRecord& rec = r.none->history()[toIndex(i)];
     FactsFrame facts;
     facts.title = concat("Step ", std::to_string(rec.step), " without balancing");
     facts.rows = {
         {"max expert load", formatShare(rec.maxLoadFraction),
          concat("fair ", formatShare(1.0 / r.experts()), "; ", kToy), true},
-        {"load entropy", concat(num(rec.loadEntropy), " nats"),
-         concat("ln E = ", num(std::log(static_cast<double>(r.experts()))), " when uniform")},
+        {"load entropy", concat(formatSignificant(rec.loadEntropy), " nats"),
+         concat("ln E = ", formatSignificant(std::log(static_cast<double>(r.experts()))),
+                " when uniform")},
         {"active experts",
          concat(std::to_string(rec.activeExperts), " of ", std::to_string(r.experts())),
          "experts that got any token this step"},
-        {"Switch aux loss", num(rec.auxLoss), "α·E·Σf·P, α at uniform routing; not trained on"},
+        {"Switch aux loss", formatSignificant(rec.auxLoss),
+         "α·E·Σf·P, α at uniform routing; not trained on"},
     };
     return Frames{{bars, chart, facts}};
 }
@@ -275,17 +270,18 @@ Frames auxLossStep(const MoeRuns& r, double t) {
             top = std::max(top, rec.auxLoss);
     loss.x = {"training step", false, 1.0, static_cast<double>(r.steps)};
     loss.y = {"aux loss", false, 0.0, top * 1.1};
-    loss.series.push_back(flatLine(concat("α = ", num(r.config.auxAlpha), ": its minimum"),
-                                   r.config.auxAlpha, 1, r.steps));
+    loss.series.push_back(
+        flatLine(concat("α = ", formatSignificant(r.config.auxAlpha), ": its minimum"),
+                 r.config.auxAlpha, 1, r.steps));
     loss.series.push_back(historySeries(*r.none, Balancing::None, 0, i, &MoeStepRecord::auxLoss));
     loss.series.push_back(
         historySeries(*r.aux, Balancing::AuxLoss, r.switchAt, i, &MoeStepRecord::auxLoss));
-    const MoeStepRecord& rec = r.aux->history()[idx(i)];
+    const MoeStepRecord& rec = r.aux->history()[toIndex(i)];
     ChartMarker m;
     m.at = {static_cast<double>(rec.step), rec.auxLoss};
-    m.label = num(rec.auxLoss);
-    m.tooltip = concat("aux loss at step ", std::to_string(rec.step), ": ", num(rec.auxLoss), " (",
-                       kSwitch, ")");
+    m.label = formatSignificant(rec.auxLoss);
+    m.tooltip = concat("aux loss at step ", std::to_string(rec.step), ": ",
+                       formatSignificant(rec.auxLoss), " (", kSwitch, ")");
     m.colorIndex = kAuxColour;
     m.emphasis = true;
     loss.markers.push_back(m);
@@ -299,12 +295,12 @@ Frames biasStep(const MoeRuns& r, double t) {
     ChartFrame chart = maxLoadChart(r, {Balancing::None, Balancing::AuxLoss, Balancing::Bias}, i);
     FactsFrame facts;
     facts.title =
-        concat("Step ", std::to_string(r.bias->history()[idx(i)].step), ": three routers");
+        concat("Step ", std::to_string(r.bias->history()[toIndex(i)].step), ": three routers");
     for (Balancing b : {Balancing::None, Balancing::AuxLoss, Balancing::Bias}) {
         const MoeRoutingSim& s = b == Balancing::None      ? *r.none
                                  : b == Balancing::AuxLoss ? *r.aux
                                                            : *r.bias;
-        const MoeStepRecord& rec = s.history()[idx(i)];
+        const MoeStepRecord& rec = s.history()[toIndex(i)];
         facts.rows.push_back({routerName(b),
                               concat(formatShare(rec.maxLoadFraction), " max, ",
                                      std::to_string(rec.activeExperts), " active"),
@@ -314,18 +310,19 @@ Frames biasStep(const MoeRuns& r, double t) {
                               b == r.chosen});
     }
     const std::vector<double>& bias = r.bias->bias();
-    facts.rows.push_back({"bias range (final)",
-                          concat(num(*std::min_element(bias.begin(), bias.end())), " … ",
-                                 num(*std::max_element(bias.begin(), bias.end()))),
-                          concat("±γ = ", num(r.config.biasGamma),
-                                 " per step, selection only; DeepSeek used 0.001")});
+    facts.rows.push_back(
+        {"bias range (final)",
+         concat(formatSignificant(*std::min_element(bias.begin(), bias.end())), " … ",
+                formatSignificant(*std::max_element(bias.begin(), bias.end()))),
+         concat("±γ = ", formatSignificant(r.config.biasGamma),
+                " per step, selection only; DeepSeek used 0.001")});
     return Frames{{bars, chart, facts}};
 }
 
 BarChartFrame capacityBars(const MoeRuns& r, const ExpertDispatch& d, const std::string& who,
                            double axisMax) {
     BarChartFrame f;
-    f.title = concat(who, ": capacity factor ", num(r.capacityFactor));
+    f.title = concat(who, ": capacity factor ", formatSignificant(r.capacityFactor));
     f.caption = concat(std::to_string(d.droppedAssignments), " of ",
                        std::to_string(r.config.topK * r.config.tokens), " assignments dropped (",
                        formatShare(droppedFraction(d, r.config)), "), ",
@@ -338,11 +335,12 @@ BarChartFrame capacityBars(const MoeRuns& r, const ExpertDispatch& d, const std:
         BarCategory c;
         c.label = expertLabel(r, e);
         c.tip = concat("expert ", std::to_string(e), " on GPU ", std::to_string(r.gpuOf(e)));
-        const double kept = static_cast<double>(d.kept[idx(e)]);
-        const double dropped = static_cast<double>(d.dropped[idx(e)]);
-        c.segments.push_back({kept, 0, concat(c.tip, ": ", num(kept), " kept")});
+        const double kept = static_cast<double>(d.kept[toIndex(e)]);
+        const double dropped = static_cast<double>(d.dropped[toIndex(e)]);
+        c.segments.push_back({kept, 0, concat(c.tip, ": ", formatSignificant(kept), " kept")});
         c.segments.push_back(
-            {dropped, 1, concat(c.tip, ": ", num(dropped), " dropped (skip the expert)")});
+            {dropped, 1,
+             concat(c.tip, ": ", formatSignificant(dropped), " dropped (skip the expert)")});
         f.categories.push_back(c);
     }
     f.references.push_back({static_cast<double>(r.capacity),
@@ -369,8 +367,9 @@ Frames capacityStep(const MoeRuns& r, double) {
         ChartMarker m;
         m.at = {r.capacityFactor, droppedFraction(*d, r.config) * 100.0};
         m.label = formatShare(droppedFraction(*d, r.config));
-        m.tooltip = concat(formatShare(droppedFraction(*d, r.config)),
-                           " dropped at C = ", num(r.capacityFactor), "; capacity ", kSwitch);
+        m.tooltip =
+            concat(formatShare(droppedFraction(*d, r.config)),
+                   " dropped at C = ", formatSignificant(r.capacityFactor), "; capacity ", kSwitch);
         m.colorIndex = d == &r.capCollapsed ? a.colorIndex : b.colorIndex;
         m.emphasis = true;
         c.markers.push_back(m);
@@ -394,9 +393,9 @@ BarChartFrame trafficBars(const MoeRuns& r, const ExpertParallelTraffic& a, cons
     for (int g = 0; g < r.gpus; ++g) {
         BarCategory c;
         c.label = r.gpus <= 16 || g % (r.gpus / 4) == 0 ? std::to_string(g) : std::string();
-        c.tip = concat("GPU ", std::to_string(g), ": sends ", formatBytes(a.sentPerGpu[idx(g)]),
-                       ", receives ", formatBytes(a.receivedPerGpu[idx(g)]));
-        c.segments.push_back({a.receivedPerGpu[idx(g)], g % 10, c.tip});
+        c.tip = concat("GPU ", std::to_string(g), ": sends ", formatBytes(a.sentPerGpu[toIndex(g)]),
+                       ", receives ", formatBytes(a.receivedPerGpu[toIndex(g)]));
+        c.segments.push_back({a.receivedPerGpu[toIndex(g)], g % 10, c.tip});
         f.categories.push_back(c);
     }
     if (r.gpus > 1)
@@ -438,11 +437,11 @@ BarChartFrame servingBars(const MoeRuns& r, const MoeServingBatch& b, const std:
                           double axisMax) {
     BarChartFrame f = expertBars(r, b.perExpert, axisMax);
     f.title = concat(who, ": serving ", std::to_string(r.requests), " requests");
-    f.caption = concat("largest expert batch ", std::to_string(b.largest), " vs mean ", num(b.mean),
-                       ": straggler ×", num(b.straggler), ", ", std::to_string(b.idleExperts),
-                       " experts idle");
+    f.caption = concat("largest expert batch ", std::to_string(b.largest), " vs mean ",
+                       formatSignificant(b.mean), ": straggler ×", formatSignificant(b.straggler),
+                       ", ", std::to_string(b.idleExperts), " experts idle");
     f.axisTitle = "tokens per expert batch";
-    f.references = {{b.mean, concat("mean k·B/E = ", num(b.mean))}};
+    f.references = {{b.mean, concat("mean k·B/E = ", formatSignificant(b.mean))}};
     const auto hottest = std::max_element(b.perExpert.begin(), b.perExpert.end());
     f.emphasis = static_cast<int>(hottest - b.perExpert.begin());
     return f;
@@ -456,11 +455,12 @@ Frames servingStep(const MoeRuns& r, double) {
     FactsFrame facts;
     facts.title = "The layer waits for its largest expert batch";
     for (const auto* b : {&r.serveCollapsed, &r.serveBalanced})
-        facts.rows.push_back({b == &r.serveCollapsed ? "collapsed router" : routerName(r.chosen),
-                              concat("×", num(b->straggler), " (", std::to_string(b->largest),
-                                     " vs ", num(b->mean), ")"),
-                              concat(std::to_string(b->idleExperts), " experts idle; ", kToy),
-                              b == &r.serveCollapsed});
+        facts.rows.push_back(
+            {b == &r.serveCollapsed ? "collapsed router" : routerName(r.chosen),
+             concat("×", formatSignificant(b->straggler), " (", std::to_string(b->largest), " vs ",
+                    formatSignificant(b->mean), ")"),
+             concat(std::to_string(b->idleExperts), " experts idle; ", kToy),
+             b == &r.serveCollapsed});
     facts.rows.push_back({"the largest batch sets", "the layer's time",
                           "the other experts' GPUs wait; a capacity limit drops tokens instead"});
     return Frames{{collapsed, balanced, facts}};

@@ -19,10 +19,6 @@ void require(bool ok, const char* field, const char* what) {
     throw std::invalid_argument(m);
 }
 
-std::size_t idx(int i) {
-    return static_cast<std::size_t>(i);
-}
-
 double dot(const double* a, const double* b, std::size_t n) {
     double s = 0.0;
     for (std::size_t i = 0; i < n; ++i)
@@ -80,18 +76,18 @@ MoeRoutingSim::MoeRoutingSim(MoeRoutingConfig config)
     : m_config(config)
     , m_rng(config.seed) {
     m_config.validate();
-    const std::size_t d = idx(m_config.dim), e = idx(m_config.experts);
+    const std::size_t d = toIndex(m_config.dim), e = toIndex(m_config.experts);
     const double scale = 1.0 / std::sqrt(static_cast<double>(d));
     // Cluster centres: one shared direction plus a per-cluster offset, both of length ≈ 1.
     std::vector<double> common(d);
     for (double& v : common)
         v = m_rng.normal() * scale;
-    m_centres.resize(idx(m_config.clusters) * d);
+    m_centres.resize(toIndex(m_config.clusters) * d);
     for (std::size_t i = 0; i < m_centres.size(); ++i)
         m_centres[i] = common[i % d] + m_rng.normal() * scale;
     drawTokens(m_rng, m_config.tokens, m_tokens, &m_cluster);
     m_unitTokens = m_tokens;
-    for (std::size_t t = 0; t < idx(m_config.tokens); ++t)
+    for (std::size_t t = 0; t < toIndex(m_config.tokens); ++t)
         normalise(&m_unitTokens[t * d], d);
     // A near-zero gate: every expert starts equally likely; the noise breaks the tie.
     m_gate.resize(e * d);
@@ -104,18 +100,18 @@ MoeRoutingSim::MoeRoutingSim(MoeRoutingConfig config)
         normalise(&m_prototype[i * d], d);
     m_bias.assign(e, 0.0);
     m_usage.assign(e, 1.0);
-    m_choices.assign(idx(m_config.tokens) * idx(m_config.topK), 0);
+    m_choices.assign(toIndex(m_config.tokens) * toIndex(m_config.topK), 0);
 }
 
 void MoeRoutingSim::drawTokens(SeededRandom& rng, int count, std::vector<double>& out,
                                std::vector<int>* cluster) const {
-    const std::size_t d = idx(m_config.dim);
+    const std::size_t d = toIndex(m_config.dim);
     const double noise = 0.3 / std::sqrt(static_cast<double>(d));
-    out.resize(idx(count) * d);
+    out.resize(toIndex(count) * d);
     if (cluster)
-        cluster->resize(idx(count));
-    for (std::size_t t = 0; t < idx(count); ++t) {
-        const auto c = static_cast<std::size_t>(rng.below(idx(m_config.clusters)));
+        cluster->resize(toIndex(count));
+    for (std::size_t t = 0; t < toIndex(count); ++t) {
+        const auto c = static_cast<std::size_t>(rng.below(toIndex(m_config.clusters)));
         if (cluster)
             (*cluster)[t] = static_cast<int>(c);
         for (std::size_t i = 0; i < d; ++i)
@@ -124,7 +120,7 @@ void MoeRoutingSim::drawTokens(SeededRandom& rng, int count, std::vector<double>
 }
 
 double MoeRoutingSim::quality(std::size_t expert, const double* unitX) const {
-    const std::size_t d = idx(m_config.dim);
+    const std::size_t d = toIndex(m_config.dim);
     const double usage = m_usage[expert];
     const double match = dot(&m_prototype[expert * d], unitX, d);
     return usage / (usage + 1.0) + m_config.specialisation * std::max(0.0, match);
@@ -137,7 +133,7 @@ void MoeRoutingSim::selectTopK(const double* score, int* out) const {
     std::vector<double> big;
     double* best = bestScore.data();
     if (k > static_cast<int>(bestScore.size())) {
-        big.resize(idx(k));
+        big.resize(toIndex(k));
         best = big.data();
     }
     int filled = 0;
@@ -174,7 +170,8 @@ void MoeRoutingSim::run(int steps) {
 
 const MoeStepRecord& MoeRoutingSim::step() {
     const MoeRoutingConfig& c = m_config;
-    const std::size_t T = idx(c.tokens), E = idx(c.experts), K = idx(c.topK), d = idx(c.dim);
+    const std::size_t T = toIndex(c.tokens), E = toIndex(c.experts), K = toIndex(c.topK),
+                      d = toIndex(c.dim);
     m_logits.resize(T * E);
     // The gate transposed (d × E): the logits then accumulate over i into E independent sums,
     // which the compiler vectorises (a dot product per expert is a serial reduction).
@@ -250,7 +247,7 @@ const MoeStepRecord& MoeRoutingSim::step() {
         for (std::size_t j = 0; j < K; ++j) {
             if (!kept[t * K + j])
                 continue;
-            const auto e = idx(m_choices[t * K + j]);
+            const auto e = toIndex(m_choices[t * K + j]);
             const double qp = c.taskWeight * quality(e, unitX) * p[e];
             g[e] -= qp;
             weighted += qp;
@@ -325,7 +322,8 @@ const MoeStepRecord& MoeRoutingSim::step() {
 MoeServingBatch MoeRoutingSim::servingBatch(int requests, std::uint64_t seed) const {
     if (requests < 1 || requests > 1'000'000)
         throw std::invalid_argument("requests must be 1…1000000");
-    const std::size_t E = idx(m_config.experts), K = idx(m_config.topK), d = idx(m_config.dim);
+    const std::size_t E = toIndex(m_config.experts), K = toIndex(m_config.topK),
+                      d = toIndex(m_config.dim);
     SeededRandom rng(seed);
     std::vector<double> batch;
     drawTokens(rng, requests, batch, nullptr);
@@ -334,12 +332,12 @@ MoeServingBatch MoeRoutingSim::servingBatch(int requests, std::uint64_t seed) co
     std::vector<double> score(E);
     std::vector<int> chosen(K);
     const bool useBias = m_config.balancing == Balancing::Bias;
-    for (std::size_t t = 0; t < idx(requests); ++t) {
+    for (std::size_t t = 0; t < toIndex(requests); ++t) {
         for (std::size_t e = 0; e < E; ++e)
             score[e] = dot(&m_gate[e * d], &batch[t * d], d) + (useBias ? m_bias[e] : 0.0);
         selectTopK(score.data(), chosen.data());
         for (int e : chosen)
-            ++out.perExpert[idx(e)];
+            ++out.perExpert[toIndex(e)];
     }
     out.largest = *std::max_element(out.perExpert.begin(), out.perExpert.end());
     out.mean = static_cast<double>(requests) * static_cast<double>(K) / static_cast<double>(E);

@@ -1,5 +1,7 @@
 #include "node/collective_wait_timeline.h"
 
+#include "engine/require.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -7,11 +9,6 @@
 namespace wb {
 
 namespace {
-
-void require(bool ok, const char* what) {
-    if (!ok)
-        throw std::invalid_argument(what);
-}
 
 // Compute kernels back to back with launch gaps from `start` for `length` seconds.
 double addCompute(RankTimeline& r, const CollectiveWaitConfig& c, double start, double length,

@@ -16,8 +16,6 @@ namespace wb {
 
 namespace {
 
-constexpr int kG = NodeDiagram::kGpusPerHost;
-
 // The NIC index in "NET/IB/3/GDRDMA" (NCCL's net device number), or −1.
 int netDevice(const std::string& via) {
     const auto first = via.find('/');
@@ -49,13 +47,16 @@ NcclLogPlacement placeNcclRanks(const NcclLogData& log) {
         const int h = static_cast<int>(it - p.hosts.begin());
         // The CUDA device is the GPU's place in its server; a second rank on a device that is
         // taken (or a device past 7) takes the next free slot.
-        int g = c.cudaDev >= 0 ? c.cudaDev % kG : c.rank % kG;
-        for (int k = 0; k < kG && taken.count(h * kG + g) != 0; ++k)
-            g = (g + 1) % kG;
-        if (taken.count(h * kG + g) != 0)
+        int g = c.cudaDev >= 0 ? c.cudaDev % NodeDiagram::kGpusPerHost
+                               : c.rank % NodeDiagram::kGpusPerHost;
+        for (int k = 0;
+             k < NodeDiagram::kGpusPerHost && taken.count(h * NodeDiagram::kGpusPerHost + g) != 0;
+             ++k)
+            g = (g + 1) % NodeDiagram::kGpusPerHost;
+        if (taken.count(h * NodeDiagram::kGpusPerHost + g) != 0)
             continue;
-        taken.insert(h * kG + g);
-        p.gpuOfRank[static_cast<std::size_t>(c.rank)] = h * kG + g;
+        taken.insert(h * NodeDiagram::kGpusPerHost + g);
+        p.gpuOfRank[static_cast<std::size_t>(c.rank)] = h * NodeDiagram::kGpusPerHost + g;
     }
     // Ranks the log never introduced: when it names no hosts at all (only ring lines survived)
     // they fill one server in rank order; otherwise they are counted as not drawn.
@@ -63,7 +64,7 @@ NcclLogPlacement placeNcclRanks(const NcclLogData& log) {
         p.hosts.push_back("host");
     for (int r = 0; r < ranks; ++r) {
         int& slot = p.gpuOfRank[static_cast<std::size_t>(r)];
-        for (int g = 0; slot < 0 && log.comms.empty() && g < kG; ++g)
+        for (int g = 0; slot < 0 && log.comms.empty() && g < NodeDiagram::kGpusPerHost; ++g)
             if (taken.insert(g).second)
                 slot = g;
         if (slot < 0)
@@ -107,7 +108,8 @@ NodeTopologyFrame ncclLogTopology(const NcclLogData& log, const std::string& pat
                 continue;
             const auto it = edges.find({ring.channel, from, to});
             const std::string transport = it != edges.end() ? it->second->transport : "";
-            const HopTransport hop = hopTransportOf(transport, a / kG == b / kG);
+            const HopTransport hop = hopTransportOf(transport, a / NodeDiagram::kGpusPerHost ==
+                                                                   b / NodeDiagram::kGpusPerHost);
             const int nic = it != edges.end() ? netDevice(it->second->via) : -1;
             ++transports[transport.empty() ? hopTransportName(hop) : transport];
             for (int part : hopParts(d, a, b, hop, nic, nic))
@@ -133,7 +135,9 @@ NodeTopologyFrame ncclLogTopology(const NcclLogData& log, const std::string& pat
             if (a < 0 || b < 0 || a == b)
                 continue;
             NodeRoute route;
-            route.parts = hopParts(d, a, b, hopTransportOf("", a / kG == b / kG));
+            route.parts = hopParts(
+                d, a, b,
+                hopTransportOf("", a / NodeDiagram::kGpusPerHost == b / NodeDiagram::kGpusPerHost));
             route.colorIndex = treeClass;
             route.dashed = true;
             route.packetsPerS = 2;

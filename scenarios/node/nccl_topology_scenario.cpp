@@ -184,24 +184,23 @@ NodeRoute treeRoute(std::vector<int> parts, int tree, std::string tip) {
 
 NodeTopologyFrame treesFrame(const B4Model& m, double phaseS) {
     NodeTopologyFrame f = m.cluster.frame();
-    constexpr int kG = NodeDiagram::kGpusPerHost;
     for (int tree = 0; tree < 2; ++tree) {
         // Each server's chain as one route, each server-to-server edge as another.
         for (int h = 0; h < m.hosts; ++h) {
             std::vector<int> chain;
-            for (int k = 0; k < kG; ++k)
-                chain.push_back(h * kG + k);
+            for (int k = 0; k < NodeDiagram::kGpusPerHost; ++k)
+                chain.push_back(h * NodeDiagram::kGpusPerHost + k);
             f.routes.push_back(treeRoute(chainParts(m.cluster, chain, false), tree,
                                          prefixed("tree ", std::to_string(tree)) +
                                              ": the chain inside server " + std::to_string(h)));
         }
-        for (const ModeledTreeEdge& e : modeledTree(m.hosts, kG, tree))
+        for (const ModeledTreeEdge& e : modeledTree(m.hosts, NodeDiagram::kGpusPerHost, tree))
             if (e.crossesHosts)
                 f.routes.push_back(treeRoute(
                     hopParts(m.cluster, e.parent, e.child, HopTransport::NetworkGpuDirect), tree,
                     prefixed("tree ", std::to_string(tree)) + ": server " +
-                        std::to_string(e.parent / kG) + " → server " +
-                        std::to_string(e.child / kG)));
+                        std::to_string(e.parent / NodeDiagram::kGpusPerHost) + " → server " +
+                        std::to_string(e.child / NodeDiagram::kGpusPerHost)));
     }
     f.routeClasses = {"tree 0", "tree 1 (mirrored)"};
     f.title = "NCCL's double binary tree across " + std::to_string(m.hosts) + " server" +

@@ -6,8 +6,6 @@ namespace wb {
 
 namespace {
 
-constexpr int kG = NodeDiagram::kGpusPerHost;
-
 void append(std::vector<int>& out, const std::vector<int>& more) {
     for (int p : more)
         if (out.empty() || out.back() != p)
@@ -51,11 +49,13 @@ std::string hopTransportName(HopTransport t) {
 
 std::vector<int> hopParts(const NodeDiagram& d, int fromGpu, int toGpu, HopTransport t, int fromNic,
                           int toNic) {
-    const int total = d.hosts() * kG;
+    const int total = d.hosts() * NodeDiagram::kGpusPerHost;
     if (fromGpu < 0 || fromGpu >= total || toGpu < 0 || toGpu >= total)
         throw std::out_of_range("GPU index outside the drawn servers");
-    const int ha = fromGpu / kG, ga = fromGpu % kG, hb = toGpu / kG, gb = toGpu % kG;
-    const int na = fromNic >= 0 ? fromNic % kG : ga, nb = toNic >= 0 ? toNic % kG : gb;
+    const int ha = fromGpu / NodeDiagram::kGpusPerHost, ga = fromGpu % NodeDiagram::kGpusPerHost,
+              hb = toGpu / NodeDiagram::kGpusPerHost, gb = toGpu % NodeDiagram::kGpusPerHost;
+    const int na = fromNic >= 0 ? fromNic % NodeDiagram::kGpusPerHost : ga,
+              nb = toNic >= 0 ? toNic % NodeDiagram::kGpusPerHost : gb;
     std::vector<int> out = {d.gpuPart(ha, ga)};
     switch (t) {
     case HopTransport::NvLink:
@@ -92,9 +92,10 @@ std::vector<int> chainParts(const NodeDiagram& d, const std::vector<int>& gpus, 
         const int a = gpus[i], b = gpus[(i + 1) % n];
         if (a == b)
             continue;
-        append(out,
-               hopParts(d, a, b,
-                        a / kG == b / kG ? HopTransport::NvLink : HopTransport::NetworkGpuDirect));
+        append(out, hopParts(d, a, b,
+                             a / NodeDiagram::kGpusPerHost == b / NodeDiagram::kGpusPerHost
+                                 ? HopTransport::NvLink
+                                 : HopTransport::NetworkGpuDirect));
     }
     return out;
 }

@@ -42,11 +42,6 @@ struct Costed {
     std::string basis; // "50 % of 989 TFLOP/s (NVIDIA H100 SXM5 80 GB)": what compute assumes
 };
 
-std::string layoutName(const ParallelLayout& l) {
-    return "TP " + std::to_string(l.tp) + " × PP " + std::to_string(l.pp) + " × DP " +
-           std::to_string(l.dp) + " (" + rankOrderName(l.order) + ")";
-}
-
 FactsFrame trafficTable(const std::string& title, const Costed& c) {
     FactsFrame f;
     f.title = title;

@@ -1,5 +1,7 @@
 #include "parallel/memory_budget.h"
 
+#include "engine/require.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -8,11 +10,6 @@
 namespace wb {
 
 namespace {
-
-void check(bool ok, const std::string& message) {
-    if (!ok)
-        throw std::invalid_argument(message);
-}
 
 bool positive(double v) {
     return v > 0 && std::isfinite(v);
@@ -73,9 +70,9 @@ StateBytesPerParam stateBytesPerParam(Optimizer o, TrainingPrecision p) {
 }
 
 ModelStates modelStatesPerGpu(double psi, int zeroStage, int dp, const StateBytesPerParam& k) {
-    check(positive(psi), "parameters must be a positive number");
-    check(zeroStage >= 0 && zeroStage <= 3, "ZeRO stage must be 0, 1, 2 or 3");
-    check(dp >= 1, "data-parallel degree must be at least 1");
+    require(positive(psi), "parameters must be a positive number");
+    require(zeroStage >= 0 && zeroStage <= 3, "ZeRO stage must be 0, 1, 2 or 3");
+    require(dp >= 1, "data-parallel degree must be at least 1");
     // ZeRO §5: stage 1 (P_os) shards the optimizer state, stage 2 (P_os+g) also the gradients,
     // stage 3 (P_os+g+p) also the weights; each shard is 1/N_d of the replica's.
     const double nd = dp;
@@ -87,9 +84,9 @@ ModelStates modelStatesPerGpu(double psi, int zeroStage, int dp, const StateByte
 }
 
 double activationBytesPerLayer(const ActivationShape& x) {
-    check(positive(x.seq) && positive(x.microBatch) && positive(x.hidden) && positive(x.heads),
-          "sequence, micro-batch, hidden size and heads must be positive");
-    check(x.tp >= 1, "TP must be at least 1");
+    require(positive(x.seq) && positive(x.microBatch) && positive(x.hidden) && positive(x.heads),
+            "sequence, micro-batch, hidden size and heads must be positive");
+    require(x.tp >= 1, "TP must be at least 1");
     const double s = x.seq, b = x.microBatch, h = x.hidden, a = x.heads, t = x.tp;
     const double sbh = s * b * h;
     // Korthikanti Table 2. Per layer: attention 11sbh + 5as²b, MLP 19sbh, two LayerNorms 4sbh.
@@ -111,8 +108,8 @@ double activationBytesPerLayer(const ActivationShape& x) {
 
 double activationBytesFirstStage(const ActivationShape& s, int layers, int pp, int interleave,
                                  int microbatches) {
-    check(layers >= 1 && pp >= 1 && interleave >= 1 && microbatches >= 1,
-          "layers, PP, interleave and micro-batches must be at least 1");
+    require(layers >= 1 && pp >= 1 && interleave >= 1 && microbatches >= 1,
+            "layers, PP, interleave and micro-batches must be at least 1");
     // Eq. 5: p micro-batches in flight × L/p layers per stage = L layers' worth.
     const double interleaving =
         interleave > 1 ? 1.0 + (pp - 1.0) / (static_cast<double>(pp) * microbatches) : 1.0;
@@ -121,16 +118,16 @@ double activationBytesFirstStage(const ActivationShape& s, int layers, int pp, i
 
 MemoryBudget memoryBudget(const MemoryModel& model, const MemoryLayout& l) {
     const TransformerConfig& m = model.shape;
-    check(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
-    check(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1,
-          "layers, hidden size, heads, sequence and micro-batch must be at least 1");
-    check(m.heads % l.tp == 0,
-          std::to_string(m.heads) + " attention heads do not divide by TP " + std::to_string(l.tp));
-    check(m.layers % l.pp == 0,
-          std::to_string(m.layers) + " layers do not divide by PP " + std::to_string(l.pp));
-    check(model.bufferBytes >= 0 && std::isfinite(model.bufferBytes),
-          "buffers must be 0 or more bytes");
-    check(!l.sequenceParallel || l.tp > 1, "sequence parallelism needs TP > 1");
+    require(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
+    require(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1,
+            "layers, hidden size, heads, sequence and micro-batch must be at least 1");
+    require(m.heads % l.tp == 0, std::to_string(m.heads) + " attention heads do not divide by TP " +
+                                     std::to_string(l.tp));
+    require(m.layers % l.pp == 0,
+            std::to_string(m.layers) + " layers do not divide by PP " + std::to_string(l.pp));
+    require(model.bufferBytes >= 0 && std::isfinite(model.bufferBytes),
+            "buffers must be 0 or more bytes");
+    require(!l.sequenceParallel || l.tp > 1, "sequence parallelism needs TP > 1");
     MemoryBudget b;
     const double psi = m.params / (static_cast<double>(l.tp) * l.pp);
     b.states =
@@ -161,8 +158,8 @@ std::string layoutName(const MemoryLayout& l) {
 std::vector<LayoutFit> layoutsThatFit(const MemoryModel& model, int gpus, double hbmBytes,
                                       int gpusPerNode) {
     const TransformerConfig& m = model.shape;
-    check(gpus >= 1 && gpusPerNode >= 1, "GPUs and GPUs per node must be at least 1");
-    check(positive(hbmBytes), "HBM must be a positive number of bytes");
+    require(gpus >= 1 && gpusPerNode >= 1, "GPUs and GPUs per node must be at least 1");
+    require(positive(hbmBytes), "HBM must be a positive number of bytes");
     std::vector<LayoutFit> fits;
     for (int tp = 1; tp <= std::min(gpus, gpusPerNode); ++tp) {
         if (gpusPerNode % tp != 0 || gpus % tp != 0 || m.heads % tp != 0)

@@ -1,6 +1,7 @@
 #include "parallel/strategy_timeline.h"
 
 #include "engine/number_format.h"
+#include "engine/require.h"
 #include "parallel/pipeline_simulator.h"
 
 #include <algorithm>
@@ -45,11 +46,6 @@ std::string strategyKindName(StrategyKind k) {
 }
 
 namespace {
-
-void require(bool ok, const std::string& message) {
-    if (!ok)
-        throw std::invalid_argument(message);
-}
 
 Collective collectiveOf(ScheduleKind k) {
     switch (k) {

@@ -1,5 +1,6 @@
 #include "parallel/transformer_step.h"
 
+#include "engine/require.h"
 #include "parallel/memory_budget.h"
 #include "parallel/pipeline_schedule.h"
 
@@ -62,39 +63,32 @@ std::string rankOrderName(const std::vector<Strategy>& order) {
     return s;
 }
 
-namespace {
-
-void check(bool ok, const std::string& message) {
-    if (!ok)
-        throw std::invalid_argument(message);
-}
-
-} // namespace
+namespace {} // namespace
 
 StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
                           const ClusterTopology& t, double peakFlops, double computeEfficiency) {
     t.validate();
-    check(m.params > 0 && std::isfinite(m.params), "parameters must be a positive number");
-    check(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1 &&
-              m.globalBatch >= 1,
-          "layers, hidden size, heads, sequence and batch sizes must be at least 1");
-    check(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
-    check(l.zero >= 0 && l.zero <= 3, "ZeRO stage must be 0, 1, 2 or 3");
-    check(l.interleave >= 1, "interleaving must be at least 1");
-    check(static_cast<long long>(l.tp) * l.pp * l.dp == t.gpus(),
-          "TP×PP×DP = " + std::to_string(static_cast<long long>(l.tp) * l.pp * l.dp) +
-              " but the cluster has " + std::to_string(t.gpus()) + " GPUs");
-    check(m.heads % l.tp == 0,
-          std::to_string(m.heads) + " attention heads do not divide by TP " + std::to_string(l.tp));
-    check(m.hidden % m.heads == 0, "the hidden size must divide by the number of heads");
-    check(m.layers % (l.pp * l.interleave) == 0,
-          std::to_string(m.layers) + " layers do not divide into PP × interleave = " +
-              std::to_string(l.pp * l.interleave) + " chunks");
-    check(m.globalBatch % (m.microBatch * l.dp) == 0,
-          "the global batch " + std::to_string(m.globalBatch) +
-              " does not divide by micro-batch × DP = " + std::to_string(m.microBatch * l.dp));
-    check(peakFlops > 0 && computeEfficiency > 0 && computeEfficiency <= 1,
-          "peak FLOP/s must be positive and the compute efficiency in (0, 1]");
+    require(m.params > 0 && std::isfinite(m.params), "parameters must be a positive number");
+    require(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1 &&
+                m.globalBatch >= 1,
+            "layers, hidden size, heads, sequence and batch sizes must be at least 1");
+    require(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
+    require(l.zero >= 0 && l.zero <= 3, "ZeRO stage must be 0, 1, 2 or 3");
+    require(l.interleave >= 1, "interleaving must be at least 1");
+    require(static_cast<long long>(l.tp) * l.pp * l.dp == t.gpus(),
+            "TP×PP×DP = " + std::to_string(static_cast<long long>(l.tp) * l.pp * l.dp) +
+                " but the cluster has " + std::to_string(t.gpus()) + " GPUs");
+    require(m.heads % l.tp == 0, std::to_string(m.heads) + " attention heads do not divide by TP " +
+                                     std::to_string(l.tp));
+    require(m.hidden % m.heads == 0, "the hidden size must divide by the number of heads");
+    require(m.layers % (l.pp * l.interleave) == 0,
+            std::to_string(m.layers) + " layers do not divide into PP × interleave = " +
+                std::to_string(l.pp * l.interleave) + " chunks");
+    require(m.globalBatch % (m.microBatch * l.dp) == 0,
+            "the global batch " + std::to_string(m.globalBatch) +
+                " does not divide by micro-batch × DP = " + std::to_string(m.microBatch * l.dp));
+    require(peakFlops > 0 && computeEfficiency > 0 && computeEfficiency <= 1,
+            "peak FLOP/s must be positive and the compute efficiency in (0, 1]");
 
     StepEstimate e;
     const double s = m.seq, b = m.microBatch, h = m.hidden, a = m.heads, L = m.layers;
@@ -177,4 +171,8 @@ StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
     return e;
 }
 
+std::string layoutName(const ParallelLayout& l) {
+    return "TP " + std::to_string(l.tp) + " × PP " + std::to_string(l.pp) + " × DP " +
+           std::to_string(l.dp) + " (" + rankOrderName(l.order) + ")";
+}
 } // namespace wb

@@ -55,6 +55,8 @@ struct ParallelLayout {
 // "tp-pp-dp", "dp-tp-pp", ...; throws std::invalid_argument.
 std::vector<Strategy> parseRankOrder(const std::string& text);
 std::string rankOrderName(const std::vector<Strategy>& order);
+// "TP 8 × PP 16 × DP 128 (tp-pp-dp)".
+std::string layoutName(const ParallelLayout& l);
 
 struct Traffic {
     Strategy strategy = Strategy::TP;

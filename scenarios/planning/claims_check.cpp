@@ -1,6 +1,7 @@
 #include "planning/claims_check.h"
 
 #include "engine/number_format.h"
+#include "engine/require.h"
 #include "parallel/memory_budget.h"
 #include "parallel/transformer_step.h"
 
@@ -16,17 +17,8 @@ constexpr double kSecondsPerDay = 86400.0;
 constexpr double kEffectiveTrainingTime = 0.9; // Llama 3: "higher than 90%" (FACTS §4.3)
 constexpr double kUnlikely = 0.01;             // a Poisson tail below 1 % is called improbable
 
-void check(bool ok, const char* message) {
-    if (!ok)
-        throw std::invalid_argument(message);
-}
-
 bool positive(double v) {
     return v > 0 && std::isfinite(v);
-}
-
-std::string num(double v) {
-    return formatSignificant(v, 3);
 }
 
 // FLOP counts run to 1e25: "3.15e+23", where SI prefixes would stop at exa.
@@ -53,18 +45,18 @@ double llama3InterruptionsPerGpuDay() {
 }
 
 ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
-    check(c.gpus >= 1, "GPUs must be at least 1");
-    check(positive(c.params) && positive(c.tokens) && positive(c.days),
-          "parameters, tokens and days must be positive numbers");
-    check(positive(gpu.peakFlops) && positive(gpu.hbmBytes),
-          "the GPU needs a positive peak and HBM size");
-    check(!c.mfu || positive(*c.mfu), "a claimed MFU must be a positive fraction");
-    check(!c.checkpointBytes || positive(*c.checkpointBytes),
-          "a checkpoint size must be a positive number of bytes");
-    check(!c.checkpointSeconds || positive(*c.checkpointSeconds),
-          "a checkpoint time must be a positive number of seconds");
-    check(!c.failures || (*c.failures >= 0 && *c.failures <= 1e6 && std::isfinite(*c.failures)),
-          "failures seen must be 0…1000000");
+    require(c.gpus >= 1, "GPUs must be at least 1");
+    require(positive(c.params) && positive(c.tokens) && positive(c.days),
+            "parameters, tokens and days must be positive numbers");
+    require(positive(gpu.peakFlops) && positive(gpu.hbmBytes),
+            "the GPU needs a positive peak and HBM size");
+    require(!c.mfu || positive(*c.mfu), "a claimed MFU must be a positive fraction");
+    require(!c.checkpointBytes || positive(*c.checkpointBytes),
+            "a checkpoint size must be a positive number of bytes");
+    require(!c.checkpointSeconds || positive(*c.checkpointSeconds),
+            "a checkpoint time must be a positive number of seconds");
+    require(!c.failures || (*c.failures >= 0 && *c.failures <= 1e6 && std::isfinite(*c.failures)),
+            "failures seen must be 0…1000000");
 
     ClaimsVerdict v;
     auto flag = [&](std::string issue) {
@@ -79,9 +71,10 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
         formatSi(gpu.peakFlops, "FLOP/s") + " (" + gpu.name + " dense BF16)";
     if (v.impliedMfu > 1.0)
         flag("physically impossible: " + flopsText + " needs " +
-             num(v.trainingFlops / (c.gpus * gpu.peakFlops * kSecondsPerDay)) + " days on " +
-             std::to_string(c.gpus) + " GPUs even at 100 % of " + peakText + ", not " +
-             num(c.days) + " (implied MFU " + formatShare(v.impliedMfu) + ")");
+             formatSignificant(v.trainingFlops / (c.gpus * gpu.peakFlops * kSecondsPerDay)) +
+             " days on " + std::to_string(c.gpus) + " GPUs even at 100 % of " + peakText +
+             ", not " + formatSignificant(c.days) + " (implied MFU " + formatShare(v.impliedMfu) +
+             ")");
     else if (v.impliedMfu > kBestPublishedMfu)
         flag("implausible: the implied MFU " + formatShare(v.impliedMfu) +
              " is above the best published, 56.3 % (Korthikanti et al., 1T model); Llama 3 "
@@ -94,12 +87,13 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
                  " exceeds the peak itself (MFU is a fraction: 0.45 means 45 %)");
         else if (v.impliedMfu > *c.mfu * 1.1)
             flag("inconsistent: at the claimed " + formatShare(*c.mfu) + " MFU, " + flopsText +
-                 " takes " + num(v.daysAtClaimedMfu) + " days, longer than the " + num(c.days) +
-                 " claimed (those days imply " + formatShare(v.impliedMfu) + ")");
+                 " takes " + formatSignificant(v.daysAtClaimedMfu) + " days, longer than the " +
+                 formatSignificant(c.days) + " claimed (those days imply " +
+                 formatShare(v.impliedMfu) + ")");
         else if (v.impliedMfu < *c.mfu * kEffectiveTrainingTime * 0.85)
             flag("inconsistent: at the claimed " + formatShare(*c.mfu) + " MFU the run needs " +
-                 num(v.daysAtClaimedMfu) + " days, but " + num(c.days) + " were claimed: only " +
-                 formatShare(v.impliedMfu / *c.mfu) +
+                 formatSignificant(v.daysAtClaimedMfu) + " days, but " + formatSignificant(c.days) +
+                 " were claimed: only " + formatShare(v.impliedMfu / *c.mfu) +
                  " of the time trained (Llama 3 kept more than 90 %) — or the MFU is inflated");
     }
 
@@ -130,7 +124,8 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
         v.checkpointBandwidth = *c.checkpointBytes / *c.checkpointSeconds;
         if (v.checkpointBandwidth > kStoragePeakBytesPerS)
             flag("implausible: writing " + formatBytes(*c.checkpointBytes) + " in " +
-                 num(*c.checkpointSeconds) + " s is " + formatSi(v.checkpointBandwidth, "B/s") +
+                 formatSignificant(*c.checkpointSeconds) + " s is " +
+                 formatSi(v.checkpointBandwidth, "B/s") +
                  ", above Llama 3's storage peak of 7 TB/s (2 TB/s sustained) — unless it "
                  "went to host memory first");
         else if (v.checkpointBandwidth > kStorageSustainedBytesPerS)
@@ -145,21 +140,22 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
         const double atMost = poissonAtMost(seen, v.expectedFailures);
         const double atLeast = seen < 1 ? 1.0 : 1.0 - poissonAtMost(seen - 1, v.expectedFailures);
         if (atMost < kUnlikely)
-            flag("improbable: " + num(seen) + " interruptions on " + std::to_string(c.gpus) +
-                 " GPUs over " + num(c.days) +
+            flag("improbable: " + formatSignificant(seen) + " interruptions on " +
+                 std::to_string(c.gpus) + " GPUs over " + formatSignificant(c.days) +
                  " days, where Llama 3's rate (419 in 54 days on "
                  "16,384 GPUs) predicts about " +
-                 num(v.expectedFailures) + " (chance of so few: " + formatSignificant(atMost, 2) +
-                 ")");
+                 formatSignificant(v.expectedFailures) +
+                 " (chance of so few: " + formatSignificant(atMost, 2) + ")");
         else if (atLeast < kUnlikely)
-            flag("unusual: " + num(seen) + " interruptions where Llama 3's rate predicts about " +
-                 num(v.expectedFailures) +
+            flag("unusual: " + formatSignificant(seen) +
+                 " interruptions where Llama 3's rate predicts about " +
+                 formatSignificant(v.expectedFailures) +
                  ": an unhealthy cluster, or planned interruptions "
                  "counted too?");
     }
     if (v.expectedFailures >= 10.0)
         v.probes.push_back("at Llama 3's rate a failure comes every " +
-                           num(24.0 / (llama3InterruptionsPerGpuDay() * c.gpus)) +
+                           formatSignificant(24.0 / (llama3InterruptionsPerGpuDay() * c.gpus)) +
                            " h: what was the checkpoint interval, and the restart time?");
     return v;
 }

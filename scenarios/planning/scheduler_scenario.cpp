@@ -20,7 +20,7 @@ constexpr int kPolicies = 4;
 constexpr int kLostRows = 16; // preempted jobs drawn in the contract step
 const char* const kTeamNames[] = {"team A", "team B", "team C", "team D"};
 const char* const kPriorityNames[] = {"low", "normal", "high"};
-const char* const kSource = "simulateCluster on the seeded trace (generateJobTrace)";
+const char* const kSimulationSource = "simulateCluster on the seeded trace (generateJobTrace)";
 
 // Gantt categories: the trace's job sizes, 1…64 GPUs (job_trace.h), so a colour is a size.
 const std::vector<std::string>& sizeNames() {
@@ -204,7 +204,7 @@ FactsFrame metricsTable(const ScheduleResult& r) {
     FactsFrame f;
     f.title = schedulePolicyName(r.policy) + ": what the simulation measured";
     f.rows.push_back({"utilisation (allocated)", formatShare(r.utilization),
-                      "allocated GPU-hours ÷ (GPUs × horizon); " + std::string(kSource)});
+                      "allocated GPU-hours ÷ (GPUs × horizon); " + std::string(kSimulationSource)});
     f.rows.push_back({"useful utilisation", formatShare(r.usefulUtilization),
                       "work kept at full-speed equivalent: a spread job counts 1/slowdown, "
                       "work lost to preemption not at all",

@@ -12,17 +12,6 @@ namespace {
 
 const char* kLlama3 = "Llama 3 §3.3.1 (FACTS §4.1)";
 
-std::string plural(int n, const char* one, const char* many) {
-    std::string s = std::to_string(n);
-    s.append(" ").append(n == 1 ? one : many);
-    return s;
-}
-
-std::string layoutName(const ParallelLayout& l) {
-    return "TP " + std::to_string(l.tp) + " × PP " + std::to_string(l.pp) + " × DP " +
-           std::to_string(l.dp) + " (" + rankOrderName(l.order) + ")";
-}
-
 // The job's fate after a blast radius, in the model's terms.
 std::string jobLine(const BlastRadius& b) {
     if (!b.lostGpus.empty())
@@ -120,8 +109,8 @@ ClusterMapFrame clusterMapFrame(const ClusterFailureModel& model, const std::vec
 
     const int lost = static_cast<int>(b.lostGpus.size());
     f.consequences = {
-        "1. " + plural(lost, "GPU", "GPUs") + " lost (" +
-            plural(static_cast<int>(b.down.size()), "component", "components") + " down)",
+        "1. " + formatCount(lost, "GPU", "GPUs") + " lost (" +
+            formatCount(static_cast<int>(b.down.size()), "component", "components") + " down)",
         "2. groups broken: TP " + std::to_string(b.groups.tp) + " · PP " +
             std::to_string(b.groups.pp) + " · DP " + std::to_string(b.groups.dp) + "; " +
             std::to_string(b.replicasBroken) + "/" + std::to_string(l.dp) + " replicas",
@@ -130,7 +119,7 @@ ClusterMapFrame clusterMapFrame(const ClusterFailureModel& model, const std::vec
     std::string caption = first.name;
     caption.append(" failed");
     if (revealed >= 1)
-        caption.append(" · ").append(plural(lost, "GPU", "GPUs")).append(" lost");
+        caption.append(" · ").append(formatCount(lost, "GPU", "GPUs")).append(" lost");
     if (revealed >= 2)
         caption.append(" · ")
             .append(std::to_string(b.groups.tp + b.groups.pp + b.groups.dp))
@@ -225,8 +214,7 @@ Story BlastRadiusScenario::build(const Params& p) const {
                  const auto ck = static_cast<ComponentKind>(k);
                  std::string src = why[k];
                  src.append(" · ").append(kLlama3);
-                 f.rows.push_back(
-                     {componentKindName(ck), std::to_string(model->count(ck)), src});
+                 f.rows.push_back({componentKindName(ck), std::to_string(model->count(ck)), src});
              }
              return Frames{{clusterMapFrame(*model, {}, 0, mapTitle), f}};
          }});

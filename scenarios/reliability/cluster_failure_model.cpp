@@ -17,10 +17,6 @@ int ceilDiv(int a, int b) {
     return (a + b - 1) / b;
 }
 
-std::string plural(int n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 } // namespace
 
 const std::vector<std::string>& componentKindNames() {
@@ -298,12 +294,12 @@ BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) cons
     for (int c : componentIds)
         what += (what.empty() ? "" : ", ") + m_components[static_cast<std::size_t>(c)].name;
     std::string text = "Failing " + what + " takes down " +
-                       plural(static_cast<int>(b.down.size()), "component", "components") +
-                       " and " + plural(static_cast<int>(b.lostGpus.size()), "GPU", "GPUs");
+                       formatCount(static_cast<int>(b.down.size()), "component", "components") +
+                       " and " + formatCount(static_cast<int>(b.lostGpus.size()), "GPU", "GPUs");
     if (!b.lostGpus.empty())
-        text += ": " + plural(b.groups.tp, "TP group", "TP groups") + ", " +
-                plural(b.groups.pp, "PP group", "PP groups") + ", " +
-                plural(b.groups.dp, "DP group", "DP groups") + " broken; " +
+        text += ": " + formatCount(b.groups.tp, "TP group", "TP groups") + ", " +
+                formatCount(b.groups.pp, "PP group", "PP groups") + ", " +
+                formatCount(b.groups.dp, "DP group", "DP groups") + " broken; " +
                 std::to_string(b.replicasBroken) + " of " + std::to_string(l.dp) +
                 " model replicas damaged";
     text += ". ";
@@ -390,7 +386,7 @@ std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {
         if (sum.spofs > 0 && sum.kind == ComponentKind::Gpu)
             sum.why = "every rank of a synchronous job takes part in every collective";
         else if (sum.spofs > 0 && gpusExample > 0)
-            sum.why = "each " + one + " takes " + plural(gpusExample, "GPU", "GPUs") +
+            sum.why = "each " + one + " takes " + formatCount(gpusExample, "GPU", "GPUs") +
                       " with it, and a synchronous job needs every rank";
         else if (sum.spofs > 0)
             sum.why = "the job needs the " + one + " itself (data loading, checkpoints)";
