@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12 / Ubuntu 24.04 packages) and builds Warpboard into
 # build/. Sourced by run.sh and test.sh; safe to run again (only missing packages install,
-# and the build is incremental).
+# and the build is incremental). WB_BUILD_TARGET names what to build (run.sh: only the app,
+# so that the first picture does not wait for the tests); empty builds everything.
 set -euo pipefail
 
 WB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,4 +20,8 @@ cmake_args+=(-DWARPBOARD_WERROR="${WARPBOARD_WERROR:-OFF}")
 [ -n "${WARPBOARD_CUDA:-}" ] && cmake_args+=(-DWARPBOARD_CUDA="$WARPBOARD_CUDA")
 
 cmake "${cmake_args[@]}" >/dev/null
-cmake --build "$WB_BUILD" -j"$(nproc)"
+if [ -n "${WB_BUILD_TARGET:-}" ]; then
+  cmake --build "$WB_BUILD" -j"$(nproc)" --target "$WB_BUILD_TARGET"
+else
+  cmake --build "$WB_BUILD" -j"$(nproc)"
+fi
