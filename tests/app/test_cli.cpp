@@ -175,6 +175,20 @@ private slots:
                              << "params";
         QTest::newRow("dangling") << QStringList{"calc", "busbw", "--ranks"}
                                   << "--ranks needs a value";
+        // An option followed by another option has no value, on every command alike.
+        QTest::newRow("value is an option")
+            << QStringList{"calc", "ring-allreduce", "--ranks", "--bytes", "1e9"}
+            << "--ranks needs a value";
+        QTest::newRow("export value is an option")
+            << QStringList{"export", "roofline", "--step", "--out", "x.png"}
+            << "--step needs a value";
+        QTest::newRow("gui value is an option")
+            << QStringList{"--scenario", "--step", "2"} << "--scenario needs a value";
+        QTest::newRow("generate value is an option")
+            << QStringList{"import", "--generate", "fabric", "--out", "--ranks", "4"}
+            << "--out needs a value";
+        QTest::newRow("record value is an option")
+            << QStringList{"record", "all", "--out", "--quick"} << "--out needs a value";
         // The reliability models: zero, negative and NaN MTBF, no GPUs, bad layouts.
         QTest::newRow("zero mtbf")
             << QStringList{"calc", "checkpoint", "--mtbf-hours", "0", "--checkpoint-minutes", "5"}
