@@ -107,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     statusBar()->addWidget(m_provenance, 1);
     statusBar()->addPermanentWidget(m_device);
+    m_device->setObjectName("deviceStatus");
     m_device->setText(tr("Looking for a GPU…"));
 
     // Import progress: appears only when an import outlasts a blink (250 ms).
@@ -174,13 +175,15 @@ MainWindow::MainWindow(QWidget* parent)
     buildShortcuts();
 
     // The device query may take a moment (driver load); never delay the first frame for it.
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        m_device->setText(watcher->result());
+    // The line is a sentence for people; CUDA's own words and code go in its tooltip.
+    auto* watcher = new QFutureWatcher<DeviceQuery>(this);
+    connect(watcher, &QFutureWatcher<DeviceQuery>::finished, this, [this, watcher] {
+        const DeviceQuery q = watcher->result();
+        m_device->setText(QString::fromStdString(q.statusLine()));
+        m_device->setToolTip(QString::fromStdString(q.diagnostics()));
         watcher->deleteLater();
     });
-    watcher->setFuture(
-        QtConcurrent::run([] { return QString::fromStdString(queryDevices().summary()); }));
+    watcher->setFuture(QtConcurrent::run([] { return queryDevices(); }));
 
     QSettings settings;
     m_dark = settings.value("theme").toString() == "dark";
@@ -456,9 +459,13 @@ void MainWindow::runOnThisGpu() {
         m_recording = false;
         m_runAction->setEnabled(true);
         if (const auto* err = std::get_if<RunError>(&result)) {
-            // The scenario keeps drawing its recording (or model); say why in one line.
+            // The scenario keeps drawing its recording (or model); say why in one line. No
+            // GPU is said as the device status says it (CUDA's words are in its tooltip); the
+            // worker has just asked the driver, so asking again here is instant.
             const QString msg =
-                QString::fromStdString(err->message) + tr(" — showing the recording instead");
+                isNoGpuMessage(err->message)
+                    ? QString::fromStdString(queryDevices().statusLine())
+                    : QString::fromStdString(err->message) + tr(" — showing the recording instead");
             statusBar()->showMessage(msg, 10000);
             emit liveRunFinished(false, msg);
             return;

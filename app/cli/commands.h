@@ -12,7 +12,8 @@ int runList(const std::vector<std::string>& words); // warpboard --list [--json]
 int runExport(const std::vector<std::string>& words, int argc, char** argv);
 int runImport(const std::vector<std::string>& words); // warpboard import FILE... [--json]
 std::string usageText();                              // warpboard --help
-std::string calcUsage(const std::string& model);      // warpboard calc MODEL --help
+std::string versionText(); // warpboard --version: versions, CUDA, the device query's answer
+std::string calcUsage(const std::string& model); // warpboard calc MODEL --help
 
 } // namespace wb::cli
 

@@ -36,6 +36,8 @@ Usage:
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version
+      --version also prints the Qt version, whether CUDA is compiled in, and what the GPU
+      query found (with CUDA's own error text and code when there is no GPU).
 
 Errors in arguments print what was wrong and the allowed values, and exit with code 2.
 

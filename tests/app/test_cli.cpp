@@ -332,6 +332,30 @@ private slots:
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.err.contains("silicon-mapping"));
     }
+    void versionSaysWhatItFound() {
+        const Result r = runWarpboard({"--version"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY2(lines[0].startsWith("warpboard "), r.out.constData());
+        QCOMPARE(lines[1], QString("Qt: %1 (built with %2)").arg(qVersion(), QT_VERSION_STR));
+        QVERIFY2(lines[2] == "CUDA: not compiled in" ||
+                     QRegularExpression("^CUDA: compiled in \\(CUDA \\d+\\.\\d+\\)$")
+                         .match(lines[2])
+                         .hasMatch(),
+                 qPrintable(lines[2]));
+        QVERIFY2(lines[3].startsWith("GPU: "), qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith("GPU query: "), qPrintable(lines[4]));
+        if (lines[4].startsWith("GPU query: device "))
+            return; // a GPU: both lines describe it
+        // No GPU: the sentence for people, then CUDA's own reason (text and code).
+        QVERIFY2(lines[3].endsWith("showing recorded or modeled data"), qPrintable(lines[3]));
+        QVERIFY2(!lines[3].contains("no GPU:"), qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith("GPU query: no GPU: "), qPrintable(lines[4]));
+        if (lines[2] != "CUDA: not compiled in")
+            QVERIFY2(QRegularExpression("\\(\\d+\\)$").match(lines[4]).hasMatch(),
+                     qPrintable(lines[4])); // the CUDA error code
+    }
     void guiWithoutDisplayRendersAPng() {
         QTemporaryDir dir;
         const Result r = runWarpboard({"--scenario", "roofline", "--step", "2"}, true, dir.path());
