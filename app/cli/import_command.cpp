@@ -27,7 +27,7 @@ namespace wb::cli {
 namespace {
 
 const char* const kImportUsage =
-    "usage: warpboard import FILE... [--summary] [--json]\n"
+    "usage: warpboard import FILE|FOLDER... [--summary] [--json]\n"
     "       warpboard import --generate healthy|straggler|fabric|overlap --out DIR\n"
     "                        [--ranks N] [--seed S] [--straggler-rank R]";
 
@@ -124,14 +124,12 @@ int runImport(const std::vector<std::string>& words) {
     if (files.empty())
         throw CliError(std::string("import: no files given\n") + kImportUsage);
 
-    std::vector<std::unique_ptr<ImportResult>> results;
-    try {
-        results = importAll(files);
-    } catch (const CliError& e) {
-        // The contract: "FILE: byte N: message" as the first thing on stderr, exit 2.
-        std::cerr << e.what() << "\n";
-        return kUsageExitCode;
-    }
+    // The files that read are summarised (and triaged) together; then every one that did
+    // not is listed on stderr and the exit code is 2. Nothing read: stdout stays empty.
+    const ImportOutcome outcome = importAll(files);
+    if (outcome.results.empty())
+        return reportImportErrors(outcome);
+    const auto& results = outcome.results;
 
     // Several trace files are the ranks of one job (numbered as the GUI numbers them).
     std::vector<ChromeTraceResult*> traces;
@@ -190,7 +188,8 @@ int runImport(const std::vector<std::string>& words) {
     }
     if (json) {
         std::cout << dumpSummary(out) << "\n";
-        return 0;
+        std::cout.flush();
+        return reportImportErrors(outcome);
     }
     for (const auto& f : out["files"]) {
         std::cout << f["path"].get<std::string>() << ": " << f["format"].get<std::string>();
@@ -202,7 +201,8 @@ int runImport(const std::vector<std::string>& words) {
     std::cout << "ranks: " << ranks.size() << "\n";
     if (!verdictLine.empty())
         std::cout << verdictLine << "\n";
-    return 0;
+    std::cout.flush(); // the summaries, then the errors
+    return reportImportErrors(outcome);
 }
 
 } // namespace wb::cli
