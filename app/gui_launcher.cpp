@@ -6,6 +6,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
+#include "import/input_files.h"
 #include "main_window.h"
 #include "platform.h"
 
@@ -22,12 +23,23 @@ using cli::CliError;
 
 namespace {
 
+// A plain word names files to open when it is a file or folder, or looks like a path (it
+// has a '/' or a '.': "missing.json" is a missing file, not an unknown command).
+bool namesAPath(const std::string& word) {
+    return QFileInfo::exists(QString::fromStdString(word)) ||
+           word.find_first_of("/.") != std::string::npos;
+}
+
 // No display and files given: import them here and render the lesson step that shows them
-// (the first "Your …" step unless --step says otherwise) through `warpboard export`.
-int exportImported(const std::vector<std::string>& files, const Scenario* scenario,
+// (the first "Your …" step unless --step says otherwise) through `warpboard export`. Files
+// that do not read are listed on stderr afterwards (exit 2), as `warpboard import` does.
+int exportImported(const std::vector<std::string>& paths, const Scenario* scenario,
                    std::optional<int> step, int argc, char** argv) {
+    cli::ImportOutcome outcome = cli::importAll(paths);
+    if (outcome.results.empty())
+        return cli::reportImportErrors(outcome);
     std::vector<std::shared_ptr<const ImportResult>> batch;
-    for (auto& r : cli::importAll(files))
+    for (auto& r : outcome.results)
         batch.push_back(std::move(r));
     if (!scenario) {
         for (const auto& r : batch)
@@ -48,8 +60,10 @@ int exportImported(const std::vector<std::string>& files, const Scenario* scenar
     std::cerr << "warpboard: no display found; rendering " << scenario->id() << " step "
               << *step + 1 << " with the imported files to a PNG instead\n";
     // The imported set stays filled: export draws from it (and checks --step).
-    return cli::runExport({scenario->id(), "--step", std::to_string(*step + 1), "--out", out}, argc,
-                          argv);
+    const int exported = cli::runExport(
+        {scenario->id(), "--step", std::to_string(*step + 1), "--out", out}, argc, argv);
+    const int imported = cli::reportImportErrors(outcome);
+    return exported != 0 ? exported : imported;
 }
 
 } // namespace
@@ -58,13 +72,14 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
     const cli::Arguments args(words, {"present", "first-frame-benchmark"});
     args.requireKnown({"scenario", "step", "present", "theme", "first-frame-benchmark"},
                       "warpboard");
-    // Plain words are files to open (profiler traces, CSVs, logs); anything else is a mistake.
+    // Plain words are files or folders to open (profiler traces, CSVs, logs); any other
+    // word is a mistake.
     std::vector<std::string> files;
     for (const auto& p : args.positionals()) {
-        if (!QFileInfo(QString::fromStdString(p)).isFile())
+        if (!namesAPath(p))
             throw CliError("unknown command or file '" + p +
                            "'; allowed: calc, export, import, record, --list, --help, GUI "
-                           "options, or files to open");
+                           "options, or files and folders to open");
         files.push_back(p);
     }
     const Scenario* scenario = nullptr;
@@ -108,6 +123,19 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
                   << " to a PNG instead\n";
         return cli::runExport({sc.id(), "--step", std::to_string(step + 1), "--out", out}, argc,
                               argv);
+    }
+
+    if (!files.empty()) {
+        // Nothing to open at all (missing paths, empty folders): say so here, in the words
+        // `warpboard import` uses, rather than open a window that shows none of it. Otherwise
+        // the window imports them and lists any that fail in one dialog.
+        const InputFiles inputs = expandInputs(files);
+        if (inputs.files.empty()) {
+            cli::ImportOutcome nothing;
+            for (const auto& problem : inputs.problems)
+                nothing.errors.push_back(problem.describe());
+            return cli::reportImportErrors(nothing);
+        }
     }
 
     QElapsedTimer sinceStart;

@@ -3,6 +3,7 @@
 #include "engine/number_format.h"
 #include "import/chrome_trace_result.h"
 #include "import/import_registry.h"
+#include "import/input_files.h"
 #include "import/nccl_log_importer.h"
 #include "import/nccl_tests_importer.h"
 #include "import/ncu_csv_importer.h"
@@ -29,10 +30,27 @@ ImportJob::~ImportJob() {
     m_watcher->waitForFinished();
 }
 
+namespace {
+
+// The paths as the folder rule expands them (the same rule as the command line).
+InputFiles expand(const QStringList& paths) {
+    std::vector<std::string> given;
+    for (const QString& p : paths)
+        given.push_back(p.toStdString());
+    return expandInputs(given);
+}
+
+std::uint64_t sizeOnDisk(const std::string& path) {
+    return static_cast<std::uint64_t>(
+        std::max<qint64>(0, QFileInfo(QString::fromStdString(path)).size()));
+}
+
+} // namespace
+
 std::uint64_t ImportJob::totalBytes(const QStringList& paths) {
     std::uint64_t total = 0;
-    for (const QString& p : paths)
-        total += static_cast<std::uint64_t>(std::max<qint64>(0, QFileInfo(p).size()));
+    for (const auto& file : expand(paths).files)
+        total += sizeOnDisk(file);
     return total;
 }
 
@@ -61,23 +79,28 @@ ImportBatch ImportJob::run(const QStringList& paths, std::atomic<bool>& cancel,
     ImportBatch batch;
     QElapsedTimer clock;
     clock.start();
+    const InputFiles inputs = expand(paths);
+    for (const auto& problem : inputs.problems)
+        batch.failures << QString::fromStdString(problem.describe());
     std::uint64_t before = 0; // bytes of the files already finished
-    for (const QString& path : paths) {
+    for (const std::string& file : inputs.files) {
+        const QString path = QString::fromStdString(file);
         ImportControl control;
         control.progress = [&done, before](std::uint64_t fileDone, std::uint64_t) {
             done.store(before + fileDone);
         };
         control.cancelled = [&cancel] { return cancel.load(); };
-        auto imported = importFile(path.toStdString(), control);
+        auto imported = importFile(file, control);
         if (cancel.load()) {
             batch.cancelled = true;
             batch.results.clear();
             break;
         }
+        before += sizeOnDisk(file);
+        done.store(before);
         if (const auto* err = std::get_if<ImportError>(&imported)) {
-            batch.error = QString::fromStdString(err->describe());
-            batch.results.clear();
-            break;
+            batch.failures << QString::fromStdString(err->describe());
+            continue;
         }
         auto& result = std::get<std::unique_ptr<ImportResult>>(imported);
         if (result->endsMidLine)
@@ -85,8 +108,6 @@ ImportBatch ImportJob::run(const QStringList& paths, std::atomic<bool>& cancel,
                                   .arg(path)
                                   .arg(result->endLine);
         batch.results.push_back(std::shared_ptr<const ImportResult>(std::move(result)));
-        before += static_cast<std::uint64_t>(std::max<qint64>(0, QFileInfo(path).size()));
-        done.store(before);
     }
     batch.elapsedMs = clock.elapsed();
     return batch;

@@ -1,8 +1,9 @@
 #pragma once
-// Imports a batch of files on a worker thread: one file after another through the Qt-free
-// importers, with progress (bytes on disk, summed over the batch) and cancel. The batch is
-// all or nothing: the first file that fails ends it with that file's error, so the caller
-// can leave what the user already had open untouched.
+// Imports a batch of files on a worker thread: the paths expanded by the one folder rule
+// (import/input_files.h), then one file after another through the Qt-free importers, with
+// progress (bytes on disk, summed over the batch) and cancel. A file that fails does not end
+// the batch: the others still import and the failures are listed, each naming its file and
+// why. Cancel ends it with nothing imported.
 #include "import/importer.h"
 
 #include <QElapsedTimer>
@@ -16,8 +17,9 @@
 namespace wb {
 
 struct ImportBatch {
-    std::vector<std::shared_ptr<const ImportResult>> results; // in the order given
-    QString error;        // "" when every file imported; else what went wrong and where
+    std::vector<std::shared_ptr<const ImportResult>> results; // the files that read, in order
+    // One line per path or file that did not import: which, and why (and where in it).
+    QStringList failures;
     QStringList warnings; // files kept although cut mid-line, with the line
     bool cancelled = false;
     qint64 elapsedMs = 0;
@@ -29,7 +31,8 @@ public:
     explicit ImportJob(QObject* parent = nullptr);
     ~ImportJob() override;
 
-    // Starts importing `paths`; false (and nothing starts) while a batch is running.
+    // Starts importing `paths` (files and folders); false (and nothing starts) while a batch
+    // is running.
     bool start(const QStringList& paths);
     void cancel() { m_cancel.store(true); }
     bool isRunning() const { return m_running; }
@@ -40,7 +43,7 @@ public:
     // Runs a batch synchronously on the calling thread (the worker body; also for tests).
     static ImportBatch run(const QStringList& paths, std::atomic<bool>& cancel,
                            std::atomic<std::uint64_t>& done, std::uint64_t total);
-    // Sum of the files' sizes on disk (the progress denominator).
+    // Sum of the files' sizes on disk, folders expanded (the progress denominator).
     static std::uint64_t totalBytes(const QStringList& paths);
 
 signals:

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (has("--version")) {
-            std::cout << "warpboard " << WARPBOARD_VERSION << "\n";
+            std::cout << versionText();
             return 0;
         }
         if (has("--list"))

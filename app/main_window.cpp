@@ -6,6 +6,7 @@
 #include "engine/recording_set.h"
 #include "engine/registry.h"
 #include "frame_stage.h"
+#include "import/input_files.h"
 #include "import_job.h"
 #include "live/live_recorder.h"
 #include "param_panel.h"
@@ -107,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     statusBar()->addWidget(m_provenance, 1);
     statusBar()->addPermanentWidget(m_device);
+    m_device->setObjectName("deviceStatus");
     m_device->setText(tr("Looking for a GPU…"));
 
     // Import progress: appears only when an import outlasts a blink (250 ms).
@@ -174,13 +176,15 @@ MainWindow::MainWindow(QWidget* parent)
     buildShortcuts();
 
     // The device query may take a moment (driver load); never delay the first frame for it.
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        m_device->setText(watcher->result());
+    // The line is a sentence for people; CUDA's own words and code go in its tooltip.
+    auto* watcher = new QFutureWatcher<DeviceQuery>(this);
+    connect(watcher, &QFutureWatcher<DeviceQuery>::finished, this, [this, watcher] {
+        const DeviceQuery q = watcher->result();
+        m_device->setText(QString::fromStdString(q.statusLine()));
+        m_device->setToolTip(QString::fromStdString(q.diagnostics()));
         watcher->deleteLater();
     });
-    watcher->setFuture(
-        QtConcurrent::run([] { return QString::fromStdString(queryDevices().summary()); }));
+    watcher->setFuture(QtConcurrent::run([] { return queryDevices(); }));
 
     QSettings settings;
     m_dark = settings.value("theme").toString() == "dark";
@@ -201,6 +205,10 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open profiler files: PyTorch/Chrome traces (one per rank), Nsight "
                         "Compute CSV, NCCL logs, nccl-tests output"));
+    QAction* openFolder = file->addAction(tr("Open &folder…"), this, &MainWindow::openFolderDialog);
+    openFolder->setObjectName("openFolder");
+    openFolder->setToolTip(tr("Open the profiler files in a folder (not its subfolders), "
+                              "sorted by name"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     m_closeImported =
@@ -456,9 +464,13 @@ void MainWindow::runOnThisGpu() {
         m_recording = false;
         m_runAction->setEnabled(true);
         if (const auto* err = std::get_if<RunError>(&result)) {
-            // The scenario keeps drawing its recording (or model); say why in one line.
+            // The scenario keeps drawing its recording (or model); say why in one line. No
+            // GPU is said as the device status says it (CUDA's words are in its tooltip); the
+            // worker has just asked the driver, so asking again here is instant.
             const QString msg =
-                QString::fromStdString(err->message) + tr(" — showing the recording instead");
+                isNoGpuMessage(err->message)
+                    ? QString::fromStdString(queryDevices().statusLine())
+                    : QString::fromStdString(err->message) + tr(" — showing the recording instead");
             statusBar()->showMessage(msg, 10000);
             emit liveRunFinished(false, msg);
             return;
@@ -517,17 +529,12 @@ void MainWindow::importDone(const ImportBatch& batch) {
         Q_EMIT importFinished(false, msg);
         return;
     }
-    if (!batch.error.isEmpty()) {
-        // What the user had open stays as it was; the message says which file, where, why.
-        statusBar()->showMessage(tr("Import failed: %1").arg(batch.error), 15000);
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Import failed"),
-                                    tr("Nothing was imported; what was open stays open."),
-                                    QMessageBox::Ok, this);
-        box->setInformativeText(batch.error);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->setObjectName("importError");
-        box->open(); // window-modal, does not block the event loop
-        Q_EMIT importFinished(false, batch.error);
+    if (batch.results.empty()) {
+        // What the user had open stays as it was; the dialog says which files, where, why.
+        const QString failures = batch.failures.join("\n");
+        statusBar()->showMessage(tr("Import failed: %1").arg(batch.failures.join("; ")), 15000);
+        showImportFailures(tr("Nothing was imported; what was open stays open."), batch.failures);
+        Q_EMIT importFinished(false, failures);
         return;
     }
     // Check that the lessons accept the data before anything is replaced.
@@ -544,13 +551,33 @@ void MainWindow::importDone(const ImportBatch& batch) {
         Q_EMIT importFinished(false, msg);
         return;
     }
-    rememberRecent(m_import->paths());
+    QStringList opened;
+    for (const auto& r : batch.results)
+        opened << QString::fromStdString(r->path);
+    rememberRecent(opened);
     m_closeImported->setEnabled(!importedSet().empty());
     QString msg = describeBatch(batch);
     if (!batch.warnings.isEmpty())
         msg += " — " + batch.warnings.join("; ");
+    if (!batch.failures.isEmpty()) {
+        // The files that read are open; the others are named, with why, in one dialog.
+        msg += " — " + tr("not opened: %1").arg(batch.failures.join("; "));
+        const auto n = batch.failures.size();
+        showImportFailures(n == 1 ? tr("1 file could not be opened; the others are open.")
+                                  : tr("%1 files could not be opened; the others are open.").arg(n),
+                           batch.failures);
+    }
     statusBar()->showMessage(msg, 15000);
     Q_EMIT importFinished(true, msg);
+}
+
+void MainWindow::showImportFailures(const QString& summary, const QStringList& failures) {
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Import failed"), summary, QMessageBox::Ok, this);
+    box->setInformativeText(failures.join("\n"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName("importError");
+    box->open(); // window-modal, does not block the event loop
 }
 
 void MainWindow::showImportedData(const ImportBatch& batch) {
@@ -592,13 +619,25 @@ void MainWindow::closeImportedFiles() {
 
 void MainWindow::openDialog() {
     const QString dir = QSettings().value("lastImportDir").toString();
+    QStringList patterns;
+    for (const auto& p : profilerFilePatterns())
+        patterns << QString::fromStdString(p);
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open profiler files"), dir,
-        tr("Profiler files (*.json *.json.gz *.gz *.csv *.log *.txt *.out);;All files (*)"));
+        tr("Profiler files (%1);;All files (*)").arg(patterns.join(' ')));
     if (paths.isEmpty())
         return;
     QSettings().setValue("lastImportDir", QFileInfo(paths.front()).absolutePath());
     importFiles(paths);
+}
+
+void MainWindow::openFolderDialog() {
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Open a folder of profiler files"), QSettings().value("lastImportDir").toString());
+    if (folder.isEmpty())
+        return;
+    QSettings().setValue("lastImportDir", folder);
+    importFiles({folder}); // its profiler files, as `warpboard FOLDER` opens them
 }
 
 QStringList MainWindow::recentFiles() const {
@@ -675,7 +714,8 @@ void MainWindow::showShortcutHelp() {
     QMessageBox::information(
         this, tr("Keyboard shortcuts"),
         tr("→ / Space  next step (plays it)\n← previous step\nHome / End  first / last step\n"
-           "1–9  jump to step\nCtrl+O  open profiler files (or drop them on the window)\n"
+           "1–9  jump to step\nCtrl+O  open profiler files (or drop files or folders on the "
+           "window)\n"
            "Ctrl+E  export the step as PNG or SVG\nF5  presentation mode\n\n"
            "While presenting:\nP  pen (draw with the mouse)   Z  undo   C  clear\n"
            "L  laser pointer   B  blank screen   Esc  leave"));

@@ -59,8 +59,9 @@ public:
     void runOnThisGpu();
     bool isRecording() const { return m_recording; }
 
-    // Imports the user's files on a worker thread (progress and cancel in the status bar),
-    // then shows them in the lessons that can draw them. A batch that fails changes nothing.
+    // Imports the user's files and folders on a worker thread (progress and cancel in the
+    // status bar), then shows the files that read in the lessons that can draw them and lists
+    // the others, with why, in one dialog. A batch where nothing reads changes nothing.
     // False when an import is already running.
     bool importFiles(const QStringList& paths);
     void cancelImport();
@@ -93,7 +94,10 @@ private:
     void showShortcutHelp();
     void updateStatus();
     void openDialog();
+    void openFolderDialog();
     void importDone(const ImportBatch& batch);
+    // One dialog naming every file that did not import and why.
+    void showImportFailures(const QString& summary, const QStringList& failures);
     void showImportedData(const ImportBatch& batch);
     void rememberRecent(const QStringList& paths);
     void fillRecentMenu();

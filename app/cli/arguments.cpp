@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 
 #include "cli/cli_error.h"
+#include "command_line/option_value.h"
 
 #include <algorithm>
 
@@ -15,7 +16,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 Arguments::Arguments(const std::vector<std::string>& words, const std::vector<std::string>& flags) {
     for (size_t i = 0; i < words.size(); ++i) {
         const std::string& w = words[i];
-        if (w.rfind("--", 0) != 0 || w == "--") {
+        if (!isOptionWord(w)) {
             m_positionals.push_back(w);
             continue;
         }
@@ -30,9 +31,11 @@ Arguments::Arguments(const std::vector<std::string>& words, const std::vector<st
             m_options.emplace_back(name, std::string{});
             continue;
         } else {
-            if (i + 1 >= words.size())
-                throw CliError("option --" + name + " needs a value");
-            val = words[++i];
+            const auto next = optionValueAfter(words, i);
+            if (!next)
+                throw CliError(missingValueMessage(name));
+            val = *next;
+            ++i;
         }
         m_options.emplace_back(name, val);
     }

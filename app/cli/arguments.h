@@ -12,7 +12,8 @@ class Arguments {
 public:
     // `flags` are options that take no value (e.g. "json", "present"); every other
     // --name takes the next word (or "--name=value"); values() collects repeated ones.
-    // Throws CliError on a dangling option.
+    // Throws CliError "--name needs a value" when the next word is missing or is itself an
+    // option (command_line/option_value.h, the rule every command shares).
     Arguments(const std::vector<std::string>& words, const std::vector<std::string>& flags);
 
     const std::vector<std::string>& positionals() const { return m_positionals; }

@@ -12,7 +12,8 @@ int runList(const std::vector<std::string>& words); // warpboard --list [--json]
 int runExport(const std::vector<std::string>& words, int argc, char** argv);
 int runImport(const std::vector<std::string>& words); // warpboard import FILE... [--json]
 std::string usageText();                              // warpboard --help
-std::string calcUsage(const std::string& model);      // warpboard calc MODEL --help
+std::string versionText(); // warpboard --version: versions, CUDA, the device query's answer
+std::string calcUsage(const std::string& model); // warpboard calc MODEL --help
 
 } // namespace wb::cli
 
@@ -33,8 +34,17 @@ struct ParamAssignment {
 };
 std::vector<ParamAssignment> parseParamAssignments(const std::vector<std::string>& values);
 
-// Imports every file, in order; the first that fails (or is cut mid-line) throws CliError
-// with its path and position.
-std::vector<std::unique_ptr<wb::ImportResult>> importAll(const std::vector<std::string>& files);
+// What importing a list of paths gave: the files that read, in order (folders expanded to
+// the profiler files inside them), and one line per path or file that did not, naming it
+// and saying why ("FILE: byte N: ...", "cannot open 'FILE': no such file", "'FILE' is
+// empty (0 bytes)", "no profiler files in 'DIR'"; a file cut mid-line is one of them).
+struct ImportOutcome {
+    std::vector<std::unique_ptr<wb::ImportResult>> results;
+    std::vector<std::string> errors;
+};
+ImportOutcome importAll(const std::vector<std::string>& paths);
+// Prints the outcome's errors on stderr, one a line; returns the exit code: 0 without errors,
+// else kUsageExitCode (2).
+int reportImportErrors(const ImportOutcome& outcome);
 
 } // namespace wb::cli

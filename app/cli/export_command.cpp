@@ -52,10 +52,18 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
         throw CliError("unexpected argument '" + pos[1] + "' for export");
     const Scenario& scenario = requireScenario(pos.front());
 
-    // --import FILE (repeatable): the user's files, drawn by the lessons that can show them.
+    // --import FILE|FOLDER (repeatable): the user's files, drawn by the lessons that can show
+    // them. An export is a deliverable: it is drawn from every file asked for or not at all.
     if (const auto files = args.values("import"); !files.empty()) {
+        ImportOutcome outcome = importAll(files);
+        if (!outcome.errors.empty()) {
+            std::string all;
+            for (const auto& e : outcome.errors)
+                all += (all.empty() ? "" : "\n") + e;
+            throw CliError(all);
+        }
         std::vector<std::shared_ptr<const ImportResult>> batch;
-        for (auto& r : importAll(files))
+        for (auto& r : outcome.results)
             batch.push_back(std::move(r));
         importedSet().addBatch(batch);
     }

@@ -3,6 +3,7 @@
 // adds the slowdown triage (C4): per-rank compute, comm, wait, overlap, idle and a verdict.
 // `--generate CASE --out DIR` writes the lesson's generated Kineto traces, one per rank, to
 // try it on. No QApplication: it runs on headless boxes.
+#include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
 #include "engine/imported_set.h"
@@ -26,7 +27,7 @@ namespace wb::cli {
 namespace {
 
 const char* const kImportUsage =
-    "usage: warpboard import FILE... [--summary] [--json]\n"
+    "usage: warpboard import FILE|FOLDER... [--summary] [--json]\n"
     "       warpboard import --generate healthy|straggler|fabric|overlap --out DIR\n"
     "                        [--ranks N] [--seed S] [--straggler-rank R]";
 
@@ -41,27 +42,21 @@ long integerOption(const std::string& name, const std::string& text, long min, l
 
 // --generate: the lesson's traces as files, named rank-K.json.
 int runGenerate(const std::vector<std::string>& words) {
+    const Arguments args(words, {});
+    args.requireKnown({"generate", "out", "ranks", "seed", "straggler-rank"}, "import --generate");
+    if (!args.positionals().empty())
+        throw CliError("import: unexpected argument '" + args.positionals().front() +
+                       "' with --generate\n" + kImportUsage);
     TraceGeneratorConfig cfg;
-    std::string caseName, out;
+    const std::string caseName = args.value("generate").value_or("");
+    const std::string out = args.value("out").value_or("");
+    if (const auto ranks = args.value("ranks"))
+        cfg.ranks = static_cast<int>(integerOption("--ranks", *ranks, 1, 1024));
+    if (const auto seed = args.value("seed"))
+        cfg.seed = static_cast<std::uint64_t>(integerOption("--seed", *seed, 0, 1L << 40));
     long stragglerRank = -1;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string& w = words[i];
-        if (i + 1 >= words.size())
-            throw CliError("import: " + w + " needs a value\n" + kImportUsage);
-        const std::string& value = words[++i];
-        if (w == "--generate")
-            caseName = value;
-        else if (w == "--out")
-            out = value;
-        else if (w == "--ranks")
-            cfg.ranks = static_cast<int>(integerOption(w, value, 1, 1024));
-        else if (w == "--seed")
-            cfg.seed = static_cast<std::uint64_t>(integerOption(w, value, 0, 1L << 40));
-        else if (w == "--straggler-rank")
-            stragglerRank = integerOption(w, value, 0, 1023);
-        else
-            throw CliError("import: unknown option '" + w + "' with --generate\n" + kImportUsage);
-    }
+    if (const auto r = args.value("straggler-rank"))
+        stragglerRank = integerOption("--straggler-rank", *r, 0, 1023);
     bool known = false;
     for (const TriageCase c : allTriageCases())
         if (triageCaseName(c) == caseName) {
@@ -106,7 +101,9 @@ nlohmann::ordered_json figuresJson(const RankFigures& f) {
 } // namespace
 
 int runImport(const std::vector<std::string>& words) {
-    if (std::find(words.begin(), words.end(), "--generate") != words.end())
+    if (std::any_of(words.begin(), words.end(), [](const std::string& w) {
+            return w == "--generate" || w.rfind("--generate=", 0) == 0;
+        }))
         return runGenerate(words);
     std::vector<std::string> files;
     bool json = false;
@@ -127,14 +124,12 @@ int runImport(const std::vector<std::string>& words) {
     if (files.empty())
         throw CliError(std::string("import: no files given\n") + kImportUsage);
 
-    std::vector<std::unique_ptr<ImportResult>> results;
-    try {
-        results = importAll(files);
-    } catch (const CliError& e) {
-        // The contract: "FILE: byte N: message" as the first thing on stderr, exit 2.
-        std::cerr << e.what() << "\n";
-        return kUsageExitCode;
-    }
+    // The files that read are summarised (and triaged) together; then every one that did
+    // not is listed on stderr and the exit code is 2. Nothing read: stdout stays empty.
+    const ImportOutcome outcome = importAll(files);
+    if (outcome.results.empty())
+        return reportImportErrors(outcome);
+    const auto& results = outcome.results;
 
     // Several trace files are the ranks of one job (numbered as the GUI numbers them).
     std::vector<ChromeTraceResult*> traces;
@@ -193,7 +188,8 @@ int runImport(const std::vector<std::string>& words) {
     }
     if (json) {
         std::cout << dumpSummary(out) << "\n";
-        return 0;
+        std::cout.flush();
+        return reportImportErrors(outcome);
     }
     for (const auto& f : out["files"]) {
         std::cout << f["path"].get<std::string>() << ": " << f["format"].get<std::string>();
@@ -205,7 +201,8 @@ int runImport(const std::vector<std::string>& words) {
     std::cout << "ranks: " << ranks.size() << "\n";
     if (!verdictLine.empty())
         std::cout << verdictLine << "\n";
-    return 0;
+    std::cout.flush(); // the summaries, then the errors
+    return reportImportErrors(outcome);
 }
 
 } // namespace wb::cli

@@ -1,18 +1,27 @@
-// Reading people's files for the command line: every file through importFile, a cut file
-// treated as an error (the GUI keeps it with a warning instead), errors as CliError (exit 2)
-// naming the file and position.
+// Reading people's files for the command line: the paths expanded by the one folder rule
+// (import/input_files.h), every file through importFile, a cut file treated as an error (the
+// GUI keeps it with a warning instead). A file that fails does not stop the others: each
+// command decides what a partial batch means.
 #include "cli/cli_error.h"
 #include "cli/commands.h"
 #include "import/import_registry.h"
+#include "import/input_files.h"
+
+#include <iostream>
 
 namespace wb::cli {
 
-std::vector<std::unique_ptr<ImportResult>> importAll(const std::vector<std::string>& files) {
-    std::vector<std::unique_ptr<ImportResult>> results;
-    for (const auto& path : files) {
+ImportOutcome importAll(const std::vector<std::string>& paths) {
+    ImportOutcome out;
+    InputFiles inputs = expandInputs(paths);
+    for (const auto& problem : inputs.problems)
+        out.errors.push_back(problem.describe());
+    for (const auto& path : inputs.files) {
         auto imported = importFile(path);
-        if (auto* err = std::get_if<ImportError>(&imported))
-            throw CliError(err->describe());
+        if (auto* err = std::get_if<ImportError>(&imported)) {
+            out.errors.push_back(err->describe());
+            continue;
+        }
         auto& result = std::get<std::unique_ptr<ImportResult>>(imported);
         if (result->endsMidLine) {
             ImportError cut;
@@ -20,11 +29,20 @@ std::vector<std::unique_ptr<ImportResult>> importAll(const std::vector<std::stri
             cut.line = result->endLine;
             cut.byteOffset = result->endByte;
             cut.message = "the file ends in the middle of this line: it looks truncated";
-            throw CliError(cut.describe());
+            out.errors.push_back(cut.describe());
+            continue;
         }
-        results.push_back(std::move(result));
+        out.results.push_back(std::move(result));
     }
-    return results;
+    return out;
+}
+
+int reportImportErrors(const ImportOutcome& outcome) {
+    // Each line starts with the file ("FILE: byte N: ..." or "cannot open 'FILE': ..."), as
+    // scripts expect: no "warpboard:" prefix.
+    for (const auto& e : outcome.errors)
+        std::cerr << e << "\n";
+    return outcome.errors.empty() ? 0 : kUsageExitCode;
 }
 
 } // namespace wb::cli

@@ -8,9 +8,10 @@ std::string usageText() {
     std::string out = R"(Warpboard — GPU and ML-infrastructure mechanics, step by step.
 
 Usage:
-  warpboard [--scenario ID] [--step N] [--present] [--theme light|dark]
+  warpboard [--scenario ID] [--step N] [--present] [--theme light|dark] [FILE|FOLDER...]
       Open the app (on the default scenario, or ID at step N; steps count from 1).
-      --present starts in presentation mode (F5 toggles it in the app).
+      --present starts in presentation mode (F5 toggles it in the app). Files and folders
+      are opened in the lessons that draw them, as `import` reads them (no display: a PNG).
   warpboard --list [--json]
       List scenarios: id, group, title (--json: an array of {id, group, title}).
   warpboard export ID --step N --out FILE.png|FILE.svg [--size WxH] [--t T]
@@ -22,11 +23,14 @@ Usage:
       Run the GPU scenarios' kernels on this machine's GPU and write DIR/<id>.json
       (Trace JSON with the device's provenance). Exit 3 when there is no GPU: nothing is
       written, and no modeled data ever stands in for a measurement.
-  warpboard import FILE... [--summary] [--json]
+  warpboard import FILE|FOLDER... [--summary] [--json]
       Read profiler files (PyTorch/Chrome traces, .json or .json.gz) and print a summary
       per file: format, events, kernels, comm_kernels, ranks, span_us (--json: one object
-      {"files": [...], "ranks": N}). Several traces are the ranks of one job. A file that
-      cannot be read (truncated, corrupt) prints FILE: byte N: what was expected, exit 2.
+      {"files": [...], "ranks": N}). Several traces are the ranks of one job. A folder
+      stands for the profiler files directly inside it (by extension, as File → Open
+      lists them; not subfolders), in name order. The files that read are summarised;
+      then each that cannot be read is named on stderr with why (cannot open 'FILE': no
+      such file; 'FILE' is empty; FILE: byte N: what was expected), exit 2.
       Traces also get the slowdown triage: "verdict" (none, straggler, fabric, overlap),
       "straggler_rank" (null unless straggler), "evidence", and per rank ("per_rank" and
       each trace's object) compute_us, comm_us, wait_us, overlap_pct, idle_us.
@@ -36,6 +40,8 @@ Usage:
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version
+      --version also prints the Qt version, whether CUDA is compiled in, and what the GPU
+      query found (with CUDA's own error text and code when there is no GPU).
 
 Errors in arguments print what was wrong and the allowed values, and exit with code 2.
 

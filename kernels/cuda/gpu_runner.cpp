@@ -1,6 +1,8 @@
 // CUDA-free half of the runner; see gpu_runner.h.
 #include "cuda/gpu_runner.h"
 
+#include "device/no_gpu_cause.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -8,7 +10,8 @@
 namespace wb {
 
 bool isNoGpuError(int code) {
-    return code == kCudaErrorInsufficientDriver || code == kCudaErrorNoDevice;
+    const NoGpuCause cause = classifyCudaError(code);
+    return cause == NoGpuCause::NoDevice || cause == NoGpuCause::DriverMissingOrOld;
 }
 
 RunError cudaRunError(int code, const std::string& name, const std::string& text,

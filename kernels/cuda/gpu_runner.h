@@ -17,10 +17,8 @@ struct RunError {
 
 template <class T> using RunResult = std::variant<T, RunError>;
 
-// CUDA's "no driver" and "no device" codes (cudaErrorInsufficientDriver = 35,
-// cudaErrorNoDevice = 100): a machine without a GPU is a normal state, not a failure.
-inline constexpr int kCudaErrorInsufficientDriver = 35;
-inline constexpr int kCudaErrorNoDevice = 100;
+// CUDA's "no driver" and "no device" codes (classifyCudaError in device/no_gpu_cause.h):
+// a machine without a GPU is a normal state, not a failure.
 bool isNoGpuError(int code);
 
 // "<what>: <text> (<name> = <code>)", or "no GPU: <text> (<code>)" for the no-GPU codes, so

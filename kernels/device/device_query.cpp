@@ -32,6 +32,25 @@ std::string DeviceQuery::summary() const {
     return out;
 }
 
+std::string DeviceQuery::statusLine() const {
+    return hasGpu() ? summary() : noGpuSentence(cause, cudaBuiltVersion());
+}
+
+std::string DeviceQuery::diagnostics() const {
+    if (!hasGpu())
+        return summary();
+    std::string out;
+    for (const auto& d : devices) {
+        if (!out.empty())
+            out += "; ";
+        out += "device " + std::to_string(d.index) + ": " + d.summary() + " · driver " +
+               (d.driverRelease.empty() ? std::string("release unknown") : d.driverRelease) +
+               " (CUDA " + formatCudaVersion(d.driverVersion) + "), runtime CUDA " +
+               formatCudaVersion(d.runtimeVersion);
+    }
+    return out;
+}
+
 std::string formatCudaVersion(int version) {
     if (version <= 0)
         return "none";

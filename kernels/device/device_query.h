@@ -3,6 +3,7 @@
 // answer is always a value: a machine without a GPU or driver is a normal state that the UI
 // explains, not an error that aborts the program.
 #include "device/device_info.h"
+#include "device/no_gpu_cause.h"
 
 #include <string>
 #include <vector>
@@ -11,12 +12,20 @@ namespace wb {
 
 struct DeviceQuery {
     std::vector<DeviceInfo> devices;
-    // Empty when a GPU was found; otherwise "no GPU: <reason>" ready to show as is.
+    // Empty when a GPU was found; otherwise "no GPU: <reason>" with CUDA's own text and
+    // code: for diagnostics (tooltips, `warpboard --version`, `warpboard record`).
     std::string noGpuReason;
+    // What noGpuReason means, for people; only read when there is no device.
+    NoGpuCause cause = NoGpuCause::NoDevice;
 
     bool hasGpu() const { return !devices.empty(); }
     // One line per device joined by "; ", or noGpuReason when there is none.
     std::string summary() const;
+    // What the status line shows: the devices, or noGpuSentence(cause) for this build.
+    std::string statusLine() const;
+    // The details behind it, for a tooltip and `warpboard --version`: per device its driver
+    // release and CUDA versions, or the raw noGpuReason (CUDA's text and code).
+    std::string diagnostics() const;
 };
 
 // Enumerates CUDA devices. Never throws and never exits, whatever the driver state.
@@ -24,6 +33,10 @@ DeviceQuery queryDevices();
 
 // True when this binary was built with WARPBOARD_CUDA=ON.
 bool cudaCompiledIn();
+
+// The CUDA version this binary was built against (CUDA's encoding, 13000 = 13.0); 0 without
+// CUDA.
+int cudaBuiltVersion();
 
 // CUDA's integer version encoding (1000 * major + 10 * minor) as text: 12040 -> "12.4".
 // Zero or negative (no driver) gives "none".

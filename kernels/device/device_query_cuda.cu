@@ -52,10 +52,12 @@ DeviceQuery queryDevicesUnchecked() {
         // Clear the sticky error so that later runtime calls start from a clean state.
         cudaGetLastError();
         q.noGpuReason = std::string(kNoGpuPrefix) + errorText(err);
+        q.cause = classifyCudaError(static_cast<int>(err));
         return q;
     }
     if (count <= 0) {
         q.noGpuReason = std::string(kNoGpuPrefix) + "no CUDA devices found";
+        q.cause = NoGpuCause::NoDevice;
         return q;
     }
     int driver = 0;
@@ -74,8 +76,10 @@ DeviceQuery queryDevicesUnchecked() {
         }
         q.devices.push_back(describe(i, prop, driver, runtime));
     }
-    if (q.devices.empty())
+    if (q.devices.empty()) {
         q.noGpuReason = std::string(kNoGpuPrefix) + firstFailure;
+        q.cause = NoGpuCause::Unusable;
+    }
     return q;
 }
 
@@ -88,12 +92,17 @@ DeviceQuery queryDevices() {
     } catch (const std::exception& e) {
         DeviceQuery q;
         q.noGpuReason = std::string(kNoGpuPrefix) + e.what();
+        q.cause = NoGpuCause::Unusable;
         return q;
     }
 }
 
 bool cudaCompiledIn() {
     return true;
+}
+
+int cudaBuiltVersion() {
+    return CUDART_VERSION;
 }
 
 } // namespace wb

@@ -6,11 +6,16 @@ namespace wb {
 DeviceQuery queryDevices() {
     DeviceQuery q;
     q.noGpuReason = std::string(kNoGpuPrefix) + "Warpboard was built without CUDA";
+    q.cause = NoGpuCause::BuiltWithoutCuda;
     return q;
 }
 
 bool cudaCompiledIn() {
     return false;
+}
+
+int cudaBuiltVersion() {
+    return 0;
 }
 
 } // namespace wb

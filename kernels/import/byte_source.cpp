@@ -1,8 +1,11 @@
 #include "import/byte_source.h"
 
+#include "import/file_errors.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 #if WB_HAVE_ZLIB
 #include <zlib.h>
@@ -11,6 +14,8 @@
 namespace wb {
 
 std::string ImportError::describe() const {
+    if (wholeFile)
+        return message;
     std::string out = path.empty() ? std::string("input") : path;
     out += ": ";
     if (line > 0)
@@ -227,13 +232,13 @@ private:
 } // namespace
 
 std::variant<std::unique_ptr<ByteSource>, ImportError> ByteSource::open(const std::string& path) {
+    // fopen opens a folder for reading on Linux (reads then fail): say what it is first.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return cannotOpenError(path, EISDIR);
     std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file) {
-        ImportError e;
-        e.path = path;
-        e.message = std::string("cannot open: ") + std::strerror(errno);
-        return e;
-    }
+    if (!file)
+        return cannotOpenError(path, errno);
     std::uint64_t size = 0;
     if (std::fseek(file, 0, SEEK_END) == 0) {
         const long end = std::ftell(file);

@@ -15,7 +15,11 @@ struct ImportError {
     std::uint64_t byteOffset = 0; // in the decompressed stream
     std::uint64_t line = 0;       // 1-based, 0 = not line-oriented
     std::string path;
-    // "path: line L (byte N): message" — what the CLI prints.
+    // About the file as a whole (it cannot be opened, it is empty; file_errors.h): the
+    // message names the file and there is no position to give.
+    bool wholeFile = false;
+    // "path: line L (byte N): message" — what the CLI prints; for a wholeFile error the
+    // message alone.
     std::string describe() const;
 };
 

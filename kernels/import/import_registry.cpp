@@ -1,5 +1,6 @@
 #include "import/import_registry.h"
 
+#include "import/file_errors.h"
 #include "import/importers.h"
 
 #include <algorithm>
@@ -26,6 +27,14 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> importFile(const std::s
         return *err;
     ByteSource& source = *std::get<std::unique_ptr<ByteSource>>(opened);
     const std::string_view head = source.head(64 * 1024);
+    if (head.empty()) {
+        // Nothing to probe. A read error (a cut gzip stream) says so; otherwise the file or
+        // its gzip content is empty, which is worth its own words, not "not a format".
+        auto first = source.read(1);
+        if (auto* err = std::get_if<ImportError>(&first))
+            return *err;
+        return emptyFileError(path, source.gzipped());
+    }
     const Importer* best = nullptr;
     double bestScore = 0.0;
     for (const auto& imp : importers()) {

@@ -3,6 +3,7 @@
 // Exit codes: 0 recorded, 2 usage error, 3 no GPU, 1 a run failed.
 #include "live/record_command.h"
 
+#include "command_line/option_value.h"
 #include "live/live_recorder.h"
 #include "trace/trace_json.h"
 
@@ -40,9 +41,11 @@ int runRecordCommand(const std::string& program, const std::vector<std::string>&
     for (std::size_t i = 0; i < argc; ++i) {
         const std::string arg = args[i];
         if (arg == "--out" || arg == "--device") {
-            if (i + 1 >= argc)
-                return usage(arg + " needs a value");
-            const std::string value = args[++i];
+            const auto next = optionValueAfter(args, i);
+            if (!next)
+                return usage(missingValueMessage(arg));
+            const std::string value = *next;
+            ++i;
             if (arg == "--out") {
                 outDir = value;
             } else {

@@ -175,6 +175,20 @@ private slots:
                              << "params";
         QTest::newRow("dangling") << QStringList{"calc", "busbw", "--ranks"}
                                   << "--ranks needs a value";
+        // An option followed by another option has no value, on every command alike.
+        QTest::newRow("value is an option")
+            << QStringList{"calc", "ring-allreduce", "--ranks", "--bytes", "1e9"}
+            << "--ranks needs a value";
+        QTest::newRow("export value is an option")
+            << QStringList{"export", "roofline", "--step", "--out", "x.png"}
+            << "--step needs a value";
+        QTest::newRow("gui value is an option")
+            << QStringList{"--scenario", "--step", "2"} << "--scenario needs a value";
+        QTest::newRow("generate value is an option")
+            << QStringList{"import", "--generate", "fabric", "--out", "--ranks", "4"}
+            << "--out needs a value";
+        QTest::newRow("record value is an option")
+            << QStringList{"record", "all", "--out", "--quick"} << "--out needs a value";
         // The reliability models: zero, negative and NaN MTBF, no GPUs, bad layouts.
         QTest::newRow("zero mtbf")
             << QStringList{"calc", "checkpoint", "--mtbf-hours", "0", "--checkpoint-minutes", "5"}
@@ -317,6 +331,30 @@ private slots:
         const Result bad = runWarpboard({"record", "nope", "--out", dir.path()});
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.err.contains("silicon-mapping"));
+    }
+    void versionSaysWhatItFound() {
+        const Result r = runWarpboard({"--version"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY2(lines[0].startsWith("warpboard "), r.out.constData());
+        QCOMPARE(lines[1], QString("Qt: %1 (built with %2)").arg(qVersion(), QT_VERSION_STR));
+        QVERIFY2(lines[2] == "CUDA: not compiled in" ||
+                     QRegularExpression("^CUDA: compiled in \\(CUDA \\d+\\.\\d+\\)$")
+                         .match(lines[2])
+                         .hasMatch(),
+                 qPrintable(lines[2]));
+        QVERIFY2(lines[3].startsWith("GPU: "), qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith("GPU query: "), qPrintable(lines[4]));
+        if (lines[4].startsWith("GPU query: device "))
+            return; // a GPU: both lines describe it
+        // No GPU: the sentence for people, then CUDA's own reason (text and code).
+        QVERIFY2(lines[3].endsWith("showing recorded or modeled data"), qPrintable(lines[3]));
+        QVERIFY2(!lines[3].contains("no GPU:"), qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith("GPU query: no GPU: "), qPrintable(lines[4]));
+        if (lines[2] != "CUDA: not compiled in")
+            QVERIFY2(QRegularExpression("\\(\\d+\\)$").match(lines[4]).hasMatch(),
+                     qPrintable(lines[4])); // the CUDA error code
     }
     void guiWithoutDisplayRendersAPng() {
         QTemporaryDir dir;

@@ -1,7 +1,9 @@
 // `warpboard import` as a user runs it: one JSON object on stdout, exit 2 with
-// "FILE: byte N: message" for a file it cannot read, usage errors with exit 2.
+// "FILE: byte N: message" for a file it cannot read (the files that read are still
+// summarised), folders standing for their profiler files, usage errors with exit 2.
 #include "cli_runner.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +17,12 @@ using Result = wb::test::CliResult;
 using wb::test::runWarpboard;
 
 const QString kData = QStringLiteral(WB_TEST_DATA "/import/");
+
+// Writes `bytes` to `path` (a temporary file the test makes); false when it cannot.
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
 } // namespace
 
 class TestImportCli : public QObject {
@@ -216,6 +224,108 @@ private slots:
         const Result whole =
             runWarpboard({"import", kData + "aws_2x_p5_h100_efa_allreduce_srun.txt", "--json"});
         QCOMPARE(whole.code, 0);
+    }
+
+    void missingFileSaysNoSuchFileEverywhere() {
+        // `warpboard import PATH` and `warpboard PATH` use the same words, exit 2.
+        const QByteArray said = "cannot open '/missing/file.json': no such file\n";
+        const Result imported = runWarpboard({"import", "/missing/file.json"});
+        QCOMPARE(imported.code, 2);
+        QVERIFY(imported.out.isEmpty());
+        QCOMPARE(imported.err, said);
+        const Result opened = runWarpboard({"/missing/file.json"});
+        QCOMPARE(opened.code, 2);
+        QCOMPARE(opened.err, said);
+        const Result exported = runWarpboard({"export", "roofline", "--step", "1", "--out", "x.png",
+                                              "--import", "/missing/file.json"});
+        QCOMPARE(exported.code, 2);
+        QVERIFY2(exported.err.contains(said.trimmed()), exported.err.constData());
+    }
+
+    void aFolderOpensItsProfilerFiles() {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("run");
+        QVERIFY(QDir().mkpath(folder + "/older"));
+        // Named so that name order differs from the order of the copies.
+        QVERIFY(QFile::copy(kData + "ncu_rtx5070_gemm_tiled.csv", folder + "/b-tiled.csv"));
+        QVERIFY(QFile::copy(kData + "ncu_rtx5070_gemm_naive.csv", folder + "/a-naive.csv"));
+        QVERIFY(QFile::copy(kData + "ncu_rtx5070_saxpy.csv", folder + "/older/saxpy.csv"));
+        QVERIFY(writeFile(folder + "/notes.md", "not a profile"));
+
+        const Result r = runWarpboard({"import", folder, "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray files = QJsonDocument::fromJson(r.out).object()["files"].toArray();
+        QCOMPARE(files.size(), 2); // not notes.md, not the subfolder's file
+        QVERIFY(files[0].toObject()["path"].toString().endsWith("/a-naive.csv"));
+        QVERIFY(files[1].toObject()["path"].toString().endsWith("/b-tiled.csv"));
+
+        // `warpboard FOLDER` (no display: a PNG of the lesson) and `export --import FOLDER`.
+        const Result gui = runWarpboard({folder}, true, dir.path());
+        QVERIFY2(gui.code == 0, gui.err.constData());
+        QCOMPARE(QDir(dir.path()).entryList({"warpboard-roofline-step*.png"}).size(), 1);
+        const Result exported = runWarpboard({"export", "roofline", "--step", "1", "--out",
+                                              dir.filePath("e.png"), "--import", folder});
+        QVERIFY2(exported.code == 0, exported.err.constData());
+
+        // A folder with none: its own message, exit 2, from every command.
+        const QString none = dir.filePath("empty");
+        QVERIFY(QDir().mkpath(none));
+        const QByteArray said = "no profiler files in '" + none.toUtf8() + "'\n";
+        const Result empty = runWarpboard({"import", none});
+        QCOMPARE(empty.code, 2);
+        QCOMPARE(empty.err, said);
+        const Result emptyGui = runWarpboard({none}, true, dir.path());
+        QCOMPARE(emptyGui.code, 2);
+        QCOMPARE(emptyGui.err, said);
+    }
+
+    void emptyFilesAreNotUnknownFormats() {
+        QTemporaryDir dir;
+        const QString empty = dir.filePath("x.json");
+        const QString emptyGz = dir.filePath("x.json.gz");
+        const QString nothingInside = dir.filePath("y.json.gz");
+        QVERIFY(writeFile(empty, {}));
+        QVERIFY(writeFile(emptyGz, {}));
+        // `gzip < /dev/null`: a valid gzip stream whose content is nothing.
+        QVERIFY(writeFile(nothingInside,
+                          QByteArray::fromHex("1f8b08000000000002ff03000000000000000000")));
+        const Result r = runWarpboard({"import", empty, emptyGz, nothingInside});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(QString::fromUtf8(r.err).split('\n', Qt::SkipEmptyParts),
+                 QStringList({"'" + empty + "' is empty (0 bytes)",
+                              "'" + emptyGz + "' is empty (0 bytes, not even a gzip header)",
+                              "'" + nothingInside +
+                                  "' is an empty gzip file: it decompresses to nothing"}));
+        QVERIFY(!r.err.contains("not a format"));
+    }
+
+    void goodFilesAreSummarisedAndTheOthersListed() {
+        QTemporaryDir dir;
+        const QString cut = dir.filePath("cut.json");
+        QVERIFY(writeFile(cut, "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1"));
+        const QString good = kData + "ncu_rtx5070_saxpy.csv";
+        const QStringList paths{good, "/missing/b.json", cut};
+
+        const Result json = runWarpboard(QStringList{"import"} + paths + QStringList{"--json"});
+        QCOMPARE(json.code, 2);
+        const QJsonArray files = QJsonDocument::fromJson(json.out).object()["files"].toArray();
+        QCOMPARE(files.size(), 1);
+        QCOMPARE(files[0].toObject()["path"].toString(), good);
+        const QStringList errors = QString::fromUtf8(json.err).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(errors.size(), 2);
+        QCOMPARE(errors[0], QString("cannot open '/missing/b.json': no such file"));
+        QVERIFY2(errors[1].startsWith(cut + ": byte "), qPrintable(errors[1]));
+
+        const Result text = runWarpboard(QStringList{"import"} + paths + QStringList{"--summary"});
+        QCOMPARE(text.code, 2);
+        QVERIFY2(text.out.startsWith((good + ": ncu-csv").toUtf8()), text.out.constData());
+        QCOMPARE(text.err, json.err);
+
+        // `warpboard a b c`: the lesson drawn from the good one, then the others listed.
+        const Result gui = runWarpboard(paths, true, dir.path());
+        QCOMPARE(gui.code, 2);
+        QCOMPARE(QDir(dir.path()).entryList({"warpboard-roofline-step*.png"}).size(), 1);
+        QVERIFY2(gui.err.endsWith(json.err), gui.err.constData());
     }
 
     void usageErrors() {

@@ -1,13 +1,16 @@
 // Opening people's files in the window: the worker thread, the summary line, recent files,
-// drag and drop, cancel, and a failed import that leaves everything open as it was.
+// drag and drop, folders, cancel, a batch where some files fail (the others open, the failed
+// ones listed in one dialog) and one where all fail (everything stays as it was).
 #include "engine/imported_set.h"
 #include "engine/registry.h"
 #include "import_job.h"
 #include "main_window.h"
 #include "playback_controller.h"
 
+#include <QAction>
 #include <QDropEvent>
 #include <QFile>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
@@ -21,6 +24,28 @@ namespace {
 
 QString fixture(const char* name) {
     return QString(WB_TEST_DATA) + "/import/" + name;
+}
+
+// A trace cut inside its first event: the importer names the byte.
+QString writeCutTrace(const QString& path) {
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, ");
+    return path;
+}
+
+// Drags `urls` onto the window and drops them, as a file manager would; false when the
+// window refuses the drag.
+bool drop(MainWindow& w, const QList<QUrl>& urls) {
+    QMimeData mime;
+    mime.setUrls(urls);
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    if (!enter.isAccepted())
+        return false;
+    QDropEvent dropped(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &dropped);
+    return true;
 }
 
 // Waits for the window's importFinished and returns (ok, message).
@@ -72,21 +97,83 @@ private slots:
         const auto setBefore = importedSet().paths();
 
         QTemporaryDir dir;
-        const QString bad = dir.filePath("rank0.json");
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, ");
-        f.close();
-        QVERIFY(w.importFiles({fixture("ncu_rtx5070_saxpy.csv"), bad}));
+        const QString bad = writeCutTrace(dir.filePath("rank0.json"));
+        QVERIFY(w.importFiles({bad, dir.filePath("missing.json")}));
         const auto [ok, msg] = waitForImport(spy);
         QVERIFY(!ok);
         QVERIFY2(msg.contains("rank0.json") && msg.contains("byte"), qPrintable(msg));
-        // Nothing from the batch landed, not even the good first file.
+        // Nothing read, so nothing changed.
         QVERIFY(importedSet().paths() == setBefore);
         QVERIFY(w.session()->scenario().id() == id);
         QCOMPARE(w.playback()->step(), step);
         QVERIFY(w.session()->frames(step, 1.0) == frames);
         QVERIFY(!w.recentFiles().contains(QFileInfo(bad).absoluteFilePath()));
+        // One dialog names both files and why.
+        const auto* box = w.findChild<QMessageBox*>("importError");
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("Nothing was imported"), qPrintable(box->text()));
+        QCOMPARE(box->informativeText().split('\n').size(), 2);
+        QVERIFY2(box->informativeText().contains("cannot open '" + dir.filePath("missing.json") +
+                                                 "': no such file"),
+                 qPrintable(box->informativeText()));
+    }
+
+    void theFilesThatReadOpenAndTheOthersAreListed() {
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 0, false);
+        QSignalSpy spy(&w, &MainWindow::importFinished);
+        QVERIFY(w.importFiles({fixture("aws_2x_p5_h100_efa_allreduce_srun.txt")}));
+        QVERIFY(waitForImport(spy).first);
+
+        QTemporaryDir dir;
+        const QString bad = writeCutTrace(dir.filePath("rank0.json"));
+        const QString empty = dir.filePath("empty.csv");
+        QVERIFY(QFile(empty).open(QIODevice::WriteOnly));
+        QVERIFY(w.importFiles({fixture("ncu_rtx5070_saxpy.csv"), bad, empty}));
+        const auto [ok, msg] = waitForImport(spy);
+        QVERIFY2(ok, qPrintable(msg));
+        // The good file is open, and what was open before is still there.
+        QCOMPARE(importedSet().ncu.size(), std::size_t(1));
+        QCOMPARE(importedSet().ncclTests.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
+        QVERIFY(w.recentFiles().contains(
+            QFileInfo(fixture("ncu_rtx5070_saxpy.csv")).absoluteFilePath()));
+        QVERIFY(!w.recentFiles().contains(QFileInfo(bad).absoluteFilePath()));
+        // The others, each with why, in one dialog (and in the status message).
+        QVERIFY2(msg.contains("Imported 1 file") && msg.contains("not opened"), qPrintable(msg));
+        const auto* box = w.findChild<QMessageBox*>("importError");
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("2 files could not be opened"), qPrintable(box->text()));
+        const QStringList lines = box->informativeText().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[0].startsWith(bad + ": byte "), qPrintable(lines[0]));
+        QCOMPARE(lines[1], "'" + empty + "' is empty (0 bytes)");
+    }
+
+    void aFolderOpensItsProfilerFiles() {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(fixture("ncu_rtx5070_gemm_tiled.csv"), dir.filePath("b.csv")));
+        QVERIFY(QFile::copy(fixture("ncu_rtx5070_gemm_naive.csv"), dir.filePath("a.csv")));
+        QVERIFY(QFile(dir.filePath("notes.md")).open(QIODevice::WriteOnly));
+        MainWindow w;
+        w.openInitial(findScenario("ring-allreduce"), 0, false);
+        QSignalSpy spy(&w, &MainWindow::importFinished);
+        QVERIFY(w.importFiles({dir.path()}));
+        const auto [ok, msg] = waitForImport(spy);
+        QVERIFY2(ok, qPrintable(msg));
+        QVERIFY2(msg.contains("2 Nsight Compute CSVs") && !msg.contains("not opened"),
+                 qPrintable(msg));
+        QCOMPARE(importedSet().ncu.size(), std::size_t(2));
+        QVERIFY(importedSet().ncu[0]->path < importedSet().ncu[1]->path); // by name
+        // File → Open folder… picks one for the same rule.
+        QVERIFY(w.findChild<QAction*>("openFolder"));
+
+        QTemporaryDir none;
+        QVERIFY(w.importFiles({none.path()}));
+        const auto [noneOk, noneMsg] = waitForImport(spy);
+        QVERIFY(!noneOk);
+        QCOMPARE(noneMsg, "no profiler files in '" + none.path() + "'");
+        QCOMPARE(importedSet().ncu.size(), std::size_t(2));
     }
 
     void unknownFormatSaysSo() {
@@ -107,19 +194,24 @@ private slots:
         QVERIFY(importedSet().empty());
     }
 
+    void droppingAFolderImportsItsFiles() {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(fixture("ncu_rtx5070_gemm_naive.csv"), dir.filePath("naive.csv")));
+        MainWindow w;
+        w.openInitial(findScenario("roofline"), 0, false);
+        QSignalSpy spy(&w, &MainWindow::importFinished);
+        QVERIFY(drop(w, {QUrl::fromLocalFile(dir.path())}));
+        const auto [ok, msg] = waitForImport(spy);
+        QVERIFY2(ok, qPrintable(msg));
+        QCOMPARE(importedSet().ncu.size(), std::size_t(1));
+    }
+
     void dropImportsTheFiles() {
         MainWindow w;
         w.openInitial(findScenario("roofline"), 0, false);
         QSignalSpy spy(&w, &MainWindow::importFinished);
-        QMimeData mime;
-        mime.setUrls({QUrl::fromLocalFile(fixture("ncu_rtx5070_gemm_naive.csv")),
-                      QUrl::fromLocalFile(fixture("ncu_rtx5070_gemm_tiled.csv"))});
-        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
-                              Qt::NoModifier);
-        QCoreApplication::sendEvent(&w, &enter);
-        QVERIFY(enter.isAccepted());
-        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(&w, &drop);
+        QVERIFY(drop(w, {QUrl::fromLocalFile(fixture("ncu_rtx5070_gemm_naive.csv")),
+                         QUrl::fromLocalFile(fixture("ncu_rtx5070_gemm_tiled.csv"))}));
         const auto [ok, msg] = waitForImport(spy);
         QVERIFY2(ok, qPrintable(msg));
         QVERIFY2(msg.contains("2 Nsight Compute CSVs"), qPrintable(msg));
@@ -172,7 +264,7 @@ private slots:
         const std::uint64_t total = ImportJob::totalBytes(paths);
         QVERIFY(total > 0);
         const ImportBatch batch = ImportJob::run(paths, cancel, done, total);
-        QVERIFY2(batch.error.isEmpty(), qPrintable(batch.error));
+        QVERIFY2(batch.failures.isEmpty(), qPrintable(batch.failures.join('\n')));
         QCOMPARE(batch.results.size(), std::size_t(2));
         QCOMPARE(done.load(), total);
     }

@@ -1,6 +1,7 @@
 // The main window driven like a user: scenarios, steps, keys, parameters, the answer card,
 // presentation mode with the pen, exports.
 #include "answer_card.h"
+#include "device/device_query.h"
 #include "engine/registry.h"
 #include "main_window.h"
 #include "param_panel.h"
@@ -11,6 +12,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QImage>
+#include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -194,11 +196,31 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
         if (done.first().at(0).toBool())
             QSKIP("this machine has a GPU: the live path ran");
-        QVERIFY2(done.first().at(1).toString().startsWith("no GPU"),
+        // Said as the status line says it, not as CUDA's error text.
+        QCOMPARE(done.first().at(1).toString(),
+                 QString::fromStdString(queryDevices().statusLine()));
+        QVERIFY2(!done.first().at(1).toString().contains("no GPU:"),
                  qPrintable(done.first().at(1).toString()));
         QVERIFY(w.session()->frames(4, 1.0) == before); // nothing the user had open is lost
         QCOMPARE(w.slide()->text().provenance, provenanceBefore);
         QVERIFY(!w.isRecording());
+    }
+    void deviceStatusIsASentenceWithTheDetailsInItsTooltip() {
+        MainWindow w;
+        w.openInitial(nullptr, 0, false);
+        auto* status = w.findChild<QLabel*>("deviceStatus");
+        QVERIFY(status);
+        QTRY_VERIFY_WITH_TIMEOUT(status->text() != QString("Looking for a GPU…"), 30000);
+        const DeviceQuery q = queryDevices();
+        QCOMPARE(status->text(), QString::fromStdString(q.statusLine()));
+        QCOMPARE(status->toolTip(), QString::fromStdString(q.diagnostics()));
+        if (q.hasGpu())
+            QSKIP("this machine has a GPU: the line names it");
+        // No GPU: a sentence on the line, CUDA's own text and code only in the tooltip.
+        QVERIFY2(status->text().endsWith("showing recorded or modeled data"),
+                 qPrintable(status->text()));
+        QVERIFY2(!status->text().contains("no GPU:"), qPrintable(status->text()));
+        QVERIFY2(status->toolTip().startsWith("no GPU: "), qPrintable(status->toolTip()));
     }
     void modelOnlyScenariosSayTheyHaveNoKernels() {
         MainWindow w;

@@ -32,6 +32,9 @@ void runnerErrors(Harness& h) {
     WB_CHECK(h, wb::isNoGpuMessage(noDriver.message));
     WB_CHECK(h, startsWith(wb::cudaRunError(100, "", "no CUDA-capable device", "x").message,
                            "no GPU: "));
+    // The driver family as device/no_gpu_cause.h classifies it: a stub libcuda is no GPU too.
+    WB_CHECK(h, startsWith(wb::cudaRunError(34, "", "CUDA driver is a stub library", "x").message,
+                           "no GPU: "));
     const auto oom =
         wb::cudaRunError(2, "cudaErrorMemoryAllocation", "out of memory", "transpose input");
     WB_CHECK_MSG(h, oom.message == "transpose input: out of memory (cudaErrorMemoryAllocation = 2)",

@@ -55,6 +55,41 @@ private slots:
         QCOMPARE(q.summary(), q.noGpuReason);
     }
 
+    void classifiesCudaErrors() {
+        // Synthetic codes, so this runs on any machine: CUDA's "no device" and the driver
+        // family (insufficient, stub, needs a newer driver, module/library mismatch).
+        using wb::NoGpuCause;
+        QVERIFY(wb::classifyCudaError(100) == NoGpuCause::NoDevice);
+        for (int driver : {34, 35, 36, 803, 804})
+            QVERIFY2(wb::classifyCudaError(driver) == NoGpuCause::DriverMissingOrOld,
+                     qPrintable(QString::number(driver)));
+        for (int other : {0, 2, 46, 999})
+            QVERIFY2(wb::classifyCudaError(other) == NoGpuCause::Unusable,
+                     qPrintable(QString::number(other)));
+    }
+
+    void noGpuSentencesAreForPeople() {
+        using wb::NoGpuCause;
+        QCOMPARE(wb::noGpuSentence(NoGpuCause::NoDevice, 13000),
+                 std::string("No NVIDIA GPU found — showing recorded or modeled data"));
+        QCOMPARE(wb::noGpuSentence(NoGpuCause::DriverMissingOrOld, 12040),
+                 std::string("NVIDIA driver missing or too old for CUDA 12.4 — showing recorded "
+                             "or modeled data"));
+        QCOMPARE(wb::noGpuSentence(NoGpuCause::BuiltWithoutCuda, 0),
+                 std::string("This build has no CUDA support — showing recorded or modeled data"));
+        QCOMPARE(wb::noGpuSentence(NoGpuCause::Unusable, 13000),
+                 std::string("No usable NVIDIA GPU — showing recorded or modeled data"));
+        // The CUDA runtime's complaint with code 35 becomes the driver sentence for the
+        // CUDA this binary was built against; the raw text stays in noGpuReason.
+        wb::DeviceQuery q;
+        q.noGpuReason = "no GPU: CUDA driver version is insufficient for CUDA runtime version (35)";
+        q.cause = wb::classifyCudaError(35);
+        QCOMPARE(q.statusLine(),
+                 wb::noGpuSentence(NoGpuCause::DriverMissingOrOld, wb::cudaBuiltVersion()));
+        QVERIFY(q.statusLine().find("(35)") == std::string::npos);
+        QCOMPARE(q.summary(), q.noGpuReason);
+    }
+
     void queryAnswersWithoutCrashing() {
         // Called twice: the second call must also cope with whatever state the first left.
         const wb::DeviceQuery first = wb::queryDevices();
@@ -68,11 +103,16 @@ private slots:
         QVERIFY2(q.noGpuReason.rfind("no GPU: ", 0) == 0, q.noGpuReason.c_str());
         QVERIFY2(q.noGpuReason.size() > std::string("no GPU: ").size(), q.noGpuReason.c_str());
         QCOMPARE(q.summary(), q.noGpuReason);
+        // The status line is a sentence, never the raw reason.
+        QCOMPARE(q.statusLine(), wb::noGpuSentence(q.cause, wb::cudaBuiltVersion()));
+        QVERIFY2(q.statusLine().find("no GPU:") == std::string::npos, q.statusLine().c_str());
     }
 
     void reportsHowItWasBuilt() {
         QCOMPARE(wb::cudaCompiledIn(), WARPBOARD_CUDA != 0);
+        QCOMPARE(wb::cudaBuiltVersion() > 0, wb::cudaCompiledIn());
         if (!wb::cudaCompiledIn()) {
+            QVERIFY(wb::queryDevices().cause == wb::NoGpuCause::BuiltWithoutCuda);
             QCOMPARE(wb::queryDevices().noGpuReason,
                      std::string("no GPU: Warpboard was built without CUDA"));
         }
