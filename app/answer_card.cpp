@@ -1,17 +1,10 @@
 #include "answer_card.h"
 
 #include <QPushButton>
-#include <QSettings>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace wb {
-
-namespace {
-QString settingsKey(const Scenario& s) {
-    return "answers/revealed/" + QString::fromStdString(s.id());
-}
-} // namespace
 
 AnswerCard::AnswerCard(QWidget* parent)
     : QWidget(parent)
@@ -27,15 +20,15 @@ AnswerCard::AnswerCard(QWidget* parent)
 
 void AnswerCard::setScenario(const Scenario& scenario) {
     m_scenario = &scenario;
-    m_revealed = QSettings().value(settingsKey(scenario), false).toBool();
-    refresh();
+    setRevealed(false); // refreshes: the question changed even if the answer was hidden
 }
 
 void AnswerCard::setRevealed(bool revealed) {
+    const bool changed = revealed != m_revealed;
     m_revealed = revealed;
-    if (m_scenario)
-        QSettings().setValue(settingsKey(*m_scenario), revealed);
     refresh();
+    if (changed)
+        emit revealedChanged(revealed);
 }
 
 QString AnswerCard::shownText() const {
@@ -53,7 +46,7 @@ void AnswerCard::refresh() {
             md += "- [" + QString::fromStdString(s.label) + "](" + QString::fromStdString(s.url) +
                   ")\n";
     } else {
-        md += "*The answer is hidden. Work it out, then press Reveal.*\n";
+        md += "*The answer is hidden. Work it out, then press Reveal (or A).*\n";
     }
     m_text->setMarkdown(md);
     m_reveal->setText(m_revealed ? tr("Hide answer") : tr("Reveal answer"));

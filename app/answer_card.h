@@ -1,6 +1,7 @@
 #pragma once
 // The question as an interviewer asks it, and the answer card hidden until "Reveal".
-// Whether a scenario's card was revealed is remembered across runs.
+// Opening a scenario always hides its answer and nothing about it is saved: the study habit
+// is to work the answer out first, every time, including after a restart.
 #include "engine/scenario.h"
 
 #include <QWidget>
@@ -15,10 +16,13 @@ class AnswerCard : public QWidget {
 public:
     explicit AnswerCard(QWidget* parent = nullptr);
 
-    void setScenario(const Scenario& scenario);
+    void setScenario(const Scenario& scenario); // shows its question, answer hidden
     bool isRevealed() const { return m_revealed; }
     void setRevealed(bool revealed);
     QString shownText() const; // plain text of what is on screen (for tests)
+
+signals:
+    void revealedChanged(bool revealed); // keeps the View menu's check mark in step
 
 private:
     void refresh();

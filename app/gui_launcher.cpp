@@ -147,6 +147,8 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
     QApplication::setOrganizationName("Warpboard");
     QApplication::setApplicationName("Warpboard");
     QApplication::setApplicationVersion(WARPBOARD_VERSION);
+    // Wayland shells find the window's icon and name through the installed desktop entry.
+    QApplication::setDesktopFileName("warpboard");
 
     MainWindow window;
     window.openInitial(scenario, requestedStep.value_or(step), dark);

@@ -187,6 +187,7 @@ MainWindow::MainWindow(QWidget* parent)
     watcher->setFuture(QtConcurrent::run([] { return queryDevices(); }));
 
     QSettings settings;
+    settings.remove("answers"); // earlier versions saved revealed answers; they start hidden now
     m_dark = settings.value("theme").toString() == "dark";
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
@@ -197,7 +198,11 @@ MainWindow::MainWindow(QWidget* parent)
     }
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // ~QWidget hides the window after our members are gone, and a parameter field that still
+    // has focus and an edit then emits editingFinished: it must not reach the dead session.
+    disconnect(m_params, nullptr, this, nullptr);
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -232,6 +237,14 @@ void MainWindow::buildMenus() {
     present->setShortcutContext(Qt::ApplicationShortcut);
     addAction(present);
     connect(present, &QAction::triggered, this, [this] { setPresentation(!m_presenting); });
+    // Also the card's own button. A plain key, like the step keys: a text field or the
+    // timeline that wants the letter takes it first (ShortcutOverride).
+    QAction* reveal = view->addAction(tr("&Reveal answer"));
+    reveal->setObjectName("revealAnswer");
+    reveal->setCheckable(true);
+    reveal->setShortcut(Qt::Key_A);
+    connect(reveal, &QAction::triggered, m_answer, &AnswerCard::setRevealed);
+    connect(m_answer, &AnswerCard::revealedChanged, reveal, &QAction::setChecked);
     view->addSeparator();
     auto* themes = new QActionGroup(this);
     QAction* light = view->addAction(tr("&Light theme"));
@@ -716,7 +729,8 @@ void MainWindow::showShortcutHelp() {
         tr("→ / Space  next step (plays it)\n← previous step\nHome / End  first / last step\n"
            "1–9  jump to step\nCtrl+O  open profiler files (or drop files or folders on the "
            "window)\n"
-           "Ctrl+E  export the step as PNG or SVG\nF5  presentation mode\n\n"
+           "A  reveal / hide the answer\nCtrl+E  export the step as PNG or SVG\n"
+           "Ctrl+R  run the scenario's kernels on this GPU\nF5  presentation mode\n\n"
            "While presenting:\nP  pen (draw with the mouse)   Z  undo   C  clear\n"
            "L  laser pointer   B  blank screen   Esc  leave"));
 }

@@ -2,6 +2,7 @@
 
 #include "engine/registry.h"
 
+#include <QMouseEvent>
 #include <QSignalBlocker>
 
 namespace wb {
@@ -43,6 +44,17 @@ void ScenarioBrowser::select(const QString& id) {
             return;
         }
     }
+}
+
+void ScenarioBrowser::mousePressEvent(QMouseEvent* event) {
+    // currentItemChanged covers every other choice; only a click on the item that is already
+    // current changes nothing, and that is the one way to start the open scenario over.
+    QTreeWidgetItem* before = currentItem();
+    QTreeWidget::mousePressEvent(event);
+    QTreeWidgetItem* clicked = itemAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && clicked && clicked == before &&
+        clicked->data(0, Qt::UserRole).isValid())
+        emit scenarioChosen(clicked->data(0, Qt::UserRole).toString());
 }
 
 } // namespace wb

@@ -12,7 +12,12 @@ public:
     void select(const QString& id); // does not emit scenarioChosen
 
 signals:
+    // A different scenario became current, or the current one was clicked again: both
+    // (re)open it from its first step with its answer hidden.
     void scenarioChosen(const QString& id);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
 };
 
 } // namespace wb

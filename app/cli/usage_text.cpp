@@ -56,8 +56,9 @@ Calc models:
             out += "      " + Params::describe(p) + "\n";
     }
     out += R"(
-In the app: ←/→ or Space step, Home/End first/last step, 1–9 jump to a step, Ctrl+E export,
-F5 presentation mode; while presenting: P pen, L laser, Z undo, C clear, B blank, Esc leave.
+In the app: ←/→ or Space step, Home/End first/last step, 1–9 jump to a step, A reveal/hide
+the answer, Ctrl+E export, F5 presentation mode; while presenting: P pen, L laser, Z undo,
+C clear, B blank, Esc leave.
 )";
     return out;
 }

@@ -251,7 +251,7 @@ void appendReliabilityCalcModels(std::vector<CalcModel>& v) {
          goodput});
     v.push_back(
         {"blast-radius",
-         "fail one component of a 16,384-GPU cluster: GPUs lost, TP/PP/DP groups broken, job",
+         "fail one component of a 16,384-GPU cluster: GPUs lost, TP/PP/DP groups broken, job state",
          {ParamSpec::integer("gpus", "GPUs", "", 8, 1 << 22, 16384, true),
           need(ParamSpec::choice("fail", "Component", componentKindNames(), "node")),
           ParamSpec::integer("index", "Which one (0-based)", "", 0, 1 << 22, 0),

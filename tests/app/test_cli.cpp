@@ -1,5 +1,6 @@
 // The command line as a user runs it: JSON on stdout, errors on stderr with exit code 2,
 // exports that produce real PNG and SVG files.
+#include "calc/calc_models.h"
 #include "cli_runner.h"
 
 #include <QDir>
@@ -12,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
 
 namespace {
 using Result = wb::test::CliResult;
@@ -23,6 +26,20 @@ QJsonObject jsonOf(const Result& r) {
     if (e.error != QJsonParseError::NoError)
         qWarning() << "not JSON:" << r.out << r.err;
     return doc.object();
+}
+
+// The argument's default as the command line spells it.
+QString defaultArgument(const wb::ParamSpec& a) {
+    switch (a.kind) {
+    case wb::ParamSpec::Kind::Integer:
+        return QString::number(static_cast<qlonglong>(a.defaultValue));
+    case wb::ParamSpec::Kind::Real:
+        return QString::number(a.defaultValue, 'g', 17);
+    case wb::ParamSpec::Kind::Choice:
+    case wb::ParamSpec::Kind::Text:
+        break;
+    }
+    return QString::fromStdString(a.defaultChoice);
 }
 } // namespace
 
@@ -50,6 +67,41 @@ private slots:
         for (const char* word : {"--list", "export", "calc ring-allreduce", "calc busbw",
                                  "calc roofline", "calc decode", "--present", "--scenario"})
             QVERIFY2(r.out.contains(word), word);
+    }
+    // What the README promises: without --json every model prints key: value lines, one per
+    // field of the object --json prints, in its order; a value reads back as that field.
+    void calcPrintsKeyValueLinesWithoutJson() {
+        // access and banks need --stride or --expr, neither of them required on its own.
+        const std::map<std::string, QStringList> either{{"access", {"--stride", "1"}},
+                                                        {"banks", {"--stride", "1"}}};
+        for (const auto& model : wb::calcModels()) {
+            QStringList args{"calc", QString::fromStdString(model.id)};
+            for (const auto& a : model.arguments)
+                if (a.required)
+                    args << QString::fromStdString("--" + a.name) << defaultArgument(a);
+            if (either.count(model.id))
+                args << either.at(model.id);
+            const Result text = runWarpboard(args);
+            const Result json = runWarpboard(args + QStringList{"--json"});
+            QVERIFY2(text.code == 0 && json.code == 0,
+                     qPrintable(args.join(' ') + ": " + text.err + json.err));
+            const auto object = nlohmann::ordered_json::parse(json.out.toStdString());
+            QVERIFY(object.is_object() && !object.empty());
+            const QStringList lines = QString::fromUtf8(text.out).split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(lines.size(), static_cast<qsizetype>(object.size()));
+            qsizetype i = 0;
+            for (const auto& [key, value] : object.items()) {
+                const QString line = lines[i++];
+                const QString prefix = QString::fromStdString(key) + ": ";
+                QVERIFY2(line.startsWith(prefix),
+                         qPrintable(QString::fromStdString(model.id) + ": " + line));
+                const std::string shown = line.mid(prefix.size()).toStdString();
+                if (value.is_string())
+                    QCOMPARE(shown, value.get<std::string>());
+                else
+                    QVERIFY2(nlohmann::ordered_json::parse(shown) == value, qPrintable(line));
+            }
+        }
     }
     void calcRingAllReduce() {
         const Result r = runWarpboard({"calc", "ring-allreduce", "--ranks", "8", "--bytes", "1e9",

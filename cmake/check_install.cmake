@@ -1,0 +1,141 @@
+# Script mode, two uses (ctest runs both):
+#   cmake -DBUILD_DIR=<build tree> -DPREFIX=<scratch prefix> -DBINDIR=bin -DDATADIR=share
+#         -P check_install.cmake
+#     Empties PREFIX, runs `cmake --install BUILD_DIR --prefix PREFIX` and checks what a user
+#     and a desktop need: bin/warpboard (it answers --version from there), bin/warpboard-record,
+#     a valid share/applications/warpboard.desktop whose Exec and Icon name what was installed,
+#     and the icon share/icons/hicolor/scalable/apps/warpboard.svg.
+#   cmake -DDESKTOP_FILE=<file> -P check_install.cmake
+#     Checks one desktop entry only (the test that proves the check fails on a bad one).
+# desktop-file-validate runs too when it is installed; it is not required.
+cmake_minimum_required(VERSION 3.25) # IN_LIST and the other policies of the project
+
+# Sets <prefix>_ERRORS (a list; empty when valid), <prefix>_EXEC (the program Exec starts)
+# and <prefix>_ICON. Follows the Desktop Entry Specification's basic rules: the first group
+# is [Desktop Entry]; every other line is blank, a comment, a [group] or Key[locale]=value;
+# Type=Application needs Name, Exec and Icon here.
+function(wb_check_desktop_entry file prefix)
+  set(errors "")
+  set(exec "")
+  set(icon "")
+  if(NOT EXISTS "${file}")
+    set(${prefix}_ERRORS "${file}: missing" PARENT_SCOPE)
+    return()
+  endif()
+  file(READ "${file}" text)
+  # Values hold ';' (Categories=Education;Development;), CMake's list separator: mask it.
+  string(REPLACE ";" "<semicolon>" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(group "")
+  set(number 0)
+  set(keys "")
+  foreach(line IN LISTS lines)
+    math(EXPR number "${number} + 1")
+    string(REPLACE "<semicolon>" "\\;" line "${line}")
+    if(line STREQUAL "" OR line MATCHES "^#")
+      continue()
+    elseif(line MATCHES "^\\[([^]]+)\\]$")
+      if(group STREQUAL "" AND NOT CMAKE_MATCH_1 STREQUAL "Desktop Entry")
+        list(APPEND errors "line ${number}: the first group must be [Desktop Entry]")
+      endif()
+      set(group "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^([A-Za-z0-9-]+)(\\[[^]]+\\])? *= *(.*)$")
+      set(key "${CMAKE_MATCH_1}")
+      set(locale "${CMAKE_MATCH_2}")
+      set(value "${CMAKE_MATCH_3}")
+      if(group STREQUAL "")
+        list(APPEND errors "line ${number}: a key before [Desktop Entry]")
+      elseif(group STREQUAL "Desktop Entry" AND locale STREQUAL "")
+        list(APPEND keys "${key}")
+        if(key STREQUAL "Type" AND NOT value STREQUAL "Application")
+          list(APPEND errors "line ${number}: Type=${value}, expected Type=Application")
+        elseif(key STREQUAL "Exec")
+          string(REGEX REPLACE " .*" "" exec "${value}")
+        elseif(key STREQUAL "Icon")
+          set(icon "${value}")
+        endif()
+      endif()
+    else()
+      list(APPEND errors "line ${number}: not blank, a comment, a [group] or Key=value: ${line}")
+    endif()
+  endforeach()
+  foreach(required Type Name Exec Icon)
+    if(NOT required IN_LIST keys)
+      list(APPEND errors "no ${required}= in [Desktop Entry]")
+    endif()
+  endforeach()
+  set(${prefix}_ERRORS "${errors}" PARENT_SCOPE)
+  set(${prefix}_EXEC "${exec}" PARENT_SCOPE)
+  set(${prefix}_ICON "${icon}" PARENT_SCOPE)
+endfunction()
+
+function(wb_fail_on_errors what errors)
+  if(errors)
+    list(JOIN errors "\n  " message)
+    message(FATAL_ERROR "${what}:\n  ${message}")
+  endif()
+endfunction()
+
+function(wb_run_desktop_file_validate file)
+  find_program(validator desktop-file-validate)
+  if(validator)
+    execute_process(COMMAND "${validator}" "${file}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE out)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "desktop-file-validate ${file}:\n${out}")
+    endif()
+  endif()
+endfunction()
+
+if(DESKTOP_FILE)
+  wb_check_desktop_entry("${DESKTOP_FILE}" entry)
+  wb_fail_on_errors("${DESKTOP_FILE}" "${entry_ERRORS}")
+  wb_run_desktop_file_validate("${DESKTOP_FILE}")
+  message(STATUS "${DESKTOP_FILE}: a valid desktop entry")
+  return()
+endif()
+
+foreach(var BUILD_DIR PREFIX BINDIR DATADIR)
+  if(NOT ${var})
+    message(FATAL_ERROR "check_install.cmake needs -D${var}=...")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${PREFIX}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed (${rc}):\n${out}")
+endif()
+
+set(problems "")
+set(desktop "${PREFIX}/${DATADIR}/applications/warpboard.desktop")
+set(icon "${PREFIX}/${DATADIR}/icons/hicolor/scalable/apps/warpboard.svg")
+foreach(file "${PREFIX}/${BINDIR}/warpboard" "${PREFIX}/${BINDIR}/warpboard-record" "${desktop}"
+        "${icon}")
+  if(NOT EXISTS "${file}")
+    list(APPEND problems "not installed: ${file}")
+  endif()
+endforeach()
+wb_fail_on_errors("cmake --install --prefix ${PREFIX}" "${problems}")
+
+wb_check_desktop_entry("${desktop}" entry)
+wb_fail_on_errors("${desktop}" "${entry_ERRORS}")
+wb_run_desktop_file_validate("${desktop}")
+# The entry must start what was installed and show the icon that was installed.
+if(NOT entry_EXEC STREQUAL "warpboard")
+  list(APPEND problems "Exec starts '${entry_EXEC}', not warpboard")
+endif()
+if(NOT EXISTS "${PREFIX}/${DATADIR}/icons/hicolor/scalable/apps/${entry_ICON}.svg")
+  list(APPEND problems "Icon=${entry_ICON} names no installed icon")
+endif()
+file(READ "${icon}" svg LIMIT 4096)
+if(NOT svg MATCHES "<svg[ \n]")
+  list(APPEND problems "${icon} is not an SVG image")
+endif()
+execute_process(COMMAND "${PREFIX}/${BINDIR}/warpboard" --version RESULT_VARIABLE rc
+                OUTPUT_VARIABLE version ERROR_VARIABLE version)
+if(NOT rc EQUAL 0 OR NOT version MATCHES "^warpboard ")
+  list(APPEND problems "the installed warpboard --version failed (${rc}): ${version}")
+endif()
+wb_fail_on_errors("cmake --install --prefix ${PREFIX}" "${problems}")
+message(STATUS "installed and checked: ${PREFIX}")
