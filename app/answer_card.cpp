@@ -3,6 +3,7 @@
 #include <QPushButton>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace wb {
 
@@ -29,6 +30,12 @@ void AnswerCard::setRevealed(bool revealed) {
     refresh();
     if (changed)
         emit revealedChanged(revealed);
+}
+
+void AnswerCard::setTypeScale(const TypeScale& scale) {
+    QFont f = m_text->font();
+    f.setPixelSize(static_cast<int>(std::lround(scale.px(TextRole::Body))));
+    m_text->setFont(f);
 }
 
 QString AnswerCard::shownText() const {

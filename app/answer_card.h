@@ -3,6 +3,7 @@
 // Opening a scenario always hides its answer and nothing about it is saved: the study habit
 // is to work the answer out first, every time, including after a restart.
 #include "engine/scenario.h"
+#include "text/type_scale.h"
 
 #include <QWidget>
 
@@ -20,6 +21,9 @@ public:
     bool isRevealed() const { return m_revealed; }
     void setRevealed(bool revealed);
     QString shownText() const; // plain text of what is on screen (for tests)
+    // The card's text at the slide's body size (never under its floor), so question and
+    // answer read at the size of the slide they explain.
+    void setTypeScale(const TypeScale& scale);
 
 signals:
     void revealedChanged(bool revealed); // keeps the View menu's check mark in step

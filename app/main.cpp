@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
             return runCalc(rest);
         if (!words.empty() && words.front() == "export")
             return runExport(rest, argc, argv);
+        if (!words.empty() && words.front() == "lint")
+            return runLint(rest, argc, argv);
         if (!words.empty() && words.front() == "import") // no display, no Qt needed
             return runImport(rest);
         if (!words.empty() && words.front() == "record") // no display, no Qt needed

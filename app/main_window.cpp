@@ -5,17 +5,17 @@
 #include "engine/imported_set.h"
 #include "engine/recording_set.h"
 #include "engine/registry.h"
-#include "frame_stage.h"
 #include "import/input_files.h"
 #include "import_job.h"
 #include "live/live_recorder.h"
 #include "param_panel.h"
-#include "pen_overlay.h"
-#include "playback_bar.h"
 #include "playback_controller.h"
 #include "reliability/cluster_failure_model.h"
 #include "scenario_browser.h"
 #include "slide_widget.h"
+#include "stage/frame_stage.h"
+#include "stage/pen_overlay.h"
+#include "stage/playback_bar.h"
 #include "step_exporter.h"
 
 #include <QAction>
@@ -152,6 +152,7 @@ MainWindow::MainWindow(QWidget* parent)
             });
     // A click on a cluster map fails that component: it sets the scenario's `fail` and
     // `index` parameters where it has them (blast-radius), as the panel would.
+    connect(m_slide, &SlideWidget::typeScaleChanged, m_answer, &AnswerCard::setTypeScale);
     connect(m_slide->stage(), &FrameStage::componentClicked, this, [this](int kind, int index) {
         if (!m_session || !m_session->params().spec("fail") || !m_session->params().spec("index") ||
             kind < 0 || static_cast<std::size_t>(kind) >= componentKindNames().size())

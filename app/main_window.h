@@ -2,8 +2,8 @@
 // The study window: scenario browser, the slide (frames with captions), steps, parameters,
 // the answer card, the playback bar and a status line with the data's provenance.
 // Presentation mode (F5) hides all but the frames and one narration line.
+#include "drawing/theme.h"
 #include "scenario_session.h"
-#include "theme.h"
 
 #include <QMainWindow>
 #include <memory>

@@ -1,9 +1,11 @@
 #include "slide_widget.h"
 
-#include "frame_stage.h"
+#include "stage/frame_stage.h"
 
 #include <QLabel>
+#include <QResizeEvent>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace wb {
 
@@ -21,10 +23,13 @@ SlideWidget::SlideWidget(QWidget* parent)
     m_narration->setObjectName("slideNarration");
     m_provenance->setObjectName("slideProvenance");
     m_narration->setWordWrap(true);
-    // A long provenance (imported file names) or title must never widen the slide past its
-    // window or export size: the provenance wraps, a title too long is clipped.
+    // Nothing on the slide is cut: a long title, narration or provenance (imported file
+    // names) wraps onto more lines and the stage gives up the height.
     m_provenance->setWordWrap(true);
+    m_title->setWordWrap(true);
     m_title->setMinimumWidth(1);
+    m_narration->setMinimumWidth(1);
+    m_provenance->setMinimumWidth(1);
     m_title->setTextFormat(Qt::PlainText);
     m_narration->setTextFormat(Qt::PlainText);
     m_provenance->setTextFormat(Qt::PlainText);
@@ -38,7 +43,7 @@ SlideWidget::SlideWidget(QWidget* parent)
 
 void SlideWidget::setText(const SlideText& text) {
     m_text = text;
-    m_title->setText(text.scenarioTitle + "  ·  " + text.stepLabel + "  ·  " + text.stepTitle);
+    m_title->setText(titleLine());
     m_narration->setText(text.narration);
     m_provenance->setText("Data: " + text.provenance);
 }
@@ -60,17 +65,42 @@ void SlideWidget::setTheme(const Theme& theme) {
     applyFonts();
 }
 
+QString SlideWidget::titleLine() const {
+    const QString sep = QStringLiteral("  \u00b7  ");
+    QString line = m_text.stepLabel + sep + m_text.stepTitle;
+    if (!m_presentation && !m_text.scenarioTitle.isEmpty())
+        line = m_text.scenarioTitle + sep + line;
+    return line;
+}
+
 void SlideWidget::setPresentation(bool on) {
     m_presentation = on;
-    m_title->setVisible(!on);
-    m_provenance->setVisible(!on);
+    m_title->setText(titleLine());
+    applyFonts();
+}
+
+void SlideWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
     applyFonts();
 }
 
 void SlideWidget::applyFonts() {
-    m_title->setFont(m_theme.font(20, true));
-    m_narration->setFont(m_theme.font(m_presentation ? 22 : 16));
-    m_provenance->setFont(m_theme.font(12));
+    // Sizes follow the slide's height, so a window, a 1080p export and an 8000-pixel export
+    // all read the same; presentation enlarges them by the theme's scale.
+    const TypeScale type = TypeScale::forSlide(height(), m_presentation ? m_theme.fontScale : 1.0);
+    const bool changed = !(type == m_type);
+    m_type = type;
+    const double u = type.unit();
+    auto* layout = this->layout();
+    const int h = static_cast<int>(std::lround(24 * u)), v = static_cast<int>(std::lround(14 * u));
+    layout->setContentsMargins(h, v, h, v);
+    layout->setSpacing(static_cast<int>(std::lround(10 * u)));
+    m_title->setFont(m_theme.fontAtPixels(type.px(TextRole::Title), true));
+    m_narration->setFont(m_theme.fontAtPixels(type.px(TextRole::Body)));
+    m_provenance->setFont(m_theme.fontAtPixels(type.px(TextRole::Caption)));
+    m_stage->setTypeScale(type);
+    if (changed)
+        emit typeScaleChanged(type);
 }
 
 } // namespace wb

@@ -1,9 +1,10 @@
 #include "step_exporter.h"
 
-#include "pen_overlay.h"
+#include "stage/pen_overlay.h"
 
 #include <QFileInfo>
 #include <QImage>
+#include <QLayout>
 #include <QPainter>
 #include <QSvgGenerator>
 
@@ -20,6 +21,23 @@ void drawStrokes(QPainter& p, const ExportRequest& r) {
 }
 } // namespace
 
+void renderSlide(QPainter& painter, const ExportRequest& r) {
+    SlideWidget slide;
+    slide.setAttribute(Qt::WA_DontShowOnScreen);
+    slide.setTheme(r.theme);
+    slide.setPresentation(r.presentation);
+    slide.setText(r.text);
+    slide.setFrames(r.frames);
+    slide.resize(r.size);
+    slide.show(); // lays out children (charts included) without showing a window
+    // The slide's fonts follow its size (set on the resize show() sends); with no event loop
+    // the layout must be brought up to date here, or labels keep the old fonts' heights.
+    slide.layout()->activate();
+    slide.setFrames(r.frames);
+    slide.render(&painter);
+    drawStrokes(painter, r);
+}
+
 QString exportStep(const ExportRequest& r) {
     const QString suffix = QFileInfo(r.path).suffix().toLower();
     if (suffix != "png" && suffix != "svg")
@@ -28,22 +46,12 @@ QString exportStep(const ExportRequest& r) {
         r.size.height() > 16384)
         return "export size must be between 64x64 and 16384x16384";
 
-    SlideWidget slide;
-    slide.setAttribute(Qt::WA_DontShowOnScreen);
-    slide.setTheme(r.theme);
-    slide.setText(r.text);
-    slide.setFrames(r.frames);
-    slide.resize(r.size);
-    slide.show(); // lays out children (charts included) without showing a window
-    slide.setFrames(r.frames);
-
     if (suffix == "png") {
         QImage image(r.size, QImage::Format_ARGB32_Premultiplied);
         image.fill(r.theme.background);
         {
             QPainter p(&image);
-            slide.render(&p);
-            drawStrokes(p, r);
+            renderSlide(p, r);
         }
         if (!image.save(r.path, "PNG"))
             return "cannot write '" + r.path + "'";
@@ -59,8 +67,7 @@ QString exportStep(const ExportRequest& r) {
         QPainter p;
         if (!p.begin(&svg))
             return "cannot write '" + r.path + "'";
-        slide.render(&p);
-        drawStrokes(p, r);
+        renderSlide(p, r);
     }
     if (!QFileInfo::exists(r.path))
         return "cannot write '" + r.path + "'";

@@ -1,10 +1,11 @@
 #pragma once
 // Renders one step as a slide into a PNG or SVG file, offscreen, at a chosen size. Used by
 // Ctrl+E in the app and by `warpboard export`, so both give the same file.
+#include "drawing/theme.h"
 #include "frames/frame.h"
 #include "slide_widget.h"
-#include "theme.h"
 
+#include <QPainter>
 #include <QSize>
 #include <QString>
 
@@ -19,7 +20,12 @@ struct ExportRequest {
     QSize size{1920, 1080};
     QString path;                    // .png or .svg decides the format
     const PenOverlay* pen = nullptr; // drawings of this step, scaled from the pen's size
+    bool presentation = false;       // the slide as presentation mode lays it out
 };
+
+// Renders the request's slide (and pen strokes) with `painter`, whose device is
+// request.size: the one drawing behind PNG, SVG and `warpboard lint`.
+void renderSlide(QPainter& painter, const ExportRequest& request);
 
 // Returns an empty string on success, else a message naming the problem.
 QString exportStep(const ExportRequest& request);

@@ -11,7 +11,8 @@ int runCalc(const std::vector<std::string>& words); // warpboard calc MODEL ...
 int runList(const std::vector<std::string>& words); // warpboard --list [--json]
 int runExport(const std::vector<std::string>& words, int argc, char** argv);
 int runImport(const std::vector<std::string>& words); // warpboard import FILE... [--json]
-std::string usageText();                              // warpboard --help
+int runLint(const std::vector<std::string>& words, int argc, char** argv); // warpboard lint
+std::string usageText();                                                   // warpboard --help
 std::string versionText(); // warpboard --version: versions, CUDA, the device query's answer
 std::string calcUsage(const std::string& model); // warpboard calc MODEL --help
 

@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
+#include "cli/size_argument.h"
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
@@ -22,17 +23,6 @@ std::vector<std::string> scenarioIds() {
     return ids;
 }
 
-QSize parseSize(const std::string& text) {
-    const auto x = text.find('x');
-    const auto w = x == std::string::npos ? std::nullopt : parseNumber(text.substr(0, x));
-    const auto h = x == std::string::npos ? std::nullopt : parseNumber(text.substr(x + 1));
-    if (!w || !h || *w < 64 || *h < 64 || *w > 16384 || *h > 16384 || *w != int(*w) ||
-        *h != int(*h))
-        throw CliError("--size '" + text +
-                       "' must be WIDTHxHEIGHT in pixels, 64…16384 each "
-                       "(e.g. 1920x1080)");
-    return {int(*w), int(*h)};
-}
 } // namespace
 
 const Scenario& requireScenario(const std::string& id) {
@@ -43,8 +33,9 @@ const Scenario& requireScenario(const std::string& id) {
 }
 
 int runExport(const std::vector<std::string>& words, int argc, char** argv) {
-    const Arguments args(words, {});
-    args.requireKnown({"step", "out", "size", "param", "theme", "t", "import"}, "export");
+    const Arguments args(words, {"present"});
+    args.requireKnown({"step", "out", "size", "param", "theme", "t", "import", "present"},
+                      "export");
     const auto& pos = args.positionals();
     if (pos.empty())
         throw CliError("export needs a scenario id; allowed: " + joinAllowed(scenarioIds()));
@@ -93,7 +84,7 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     const QString path = QString::fromStdString(*out);
     if (!path.endsWith(".png", Qt::CaseInsensitive) && !path.endsWith(".svg", Qt::CaseInsensitive))
         throw CliError("--out '" + *out + "' must end in .png or .svg");
-    const QSize size = parseSize(args.value("size").value_or("1920x1080"));
+    const QSize size = parseSizeArgument(args.value("size").value_or("1920x1080"), 64, 16384);
     double t = 1.0;
     if (auto tt = args.value("t")) {
         const auto v = parseNumber(*tt);
@@ -110,13 +101,16 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     QApplication app(argc, argv);
     clearVectorUpperState();
     QApplication::setStyle(QStyleFactory::create("Fusion"));
-    const Theme theme = themeName == "dark" ? Theme::dark() : Theme::light();
+    const bool present = args.flag("present");
+    const Theme theme = present ? Theme::presentation(themeName == "dark")
+                                : (themeName == "dark" ? Theme::dark() : Theme::light());
     QApplication::setPalette(theme.palette());
 
     ExportRequest req;
     req.text = session.slideText(int(*step) - 1);
     req.frames = session.frames(int(*step) - 1, t);
     req.theme = theme;
+    req.presentation = present;
     req.size = size;
     req.path = path;
     const QString err = exportStep(req);

@@ -5,10 +5,10 @@
 #include "engine/registry.h"
 #include "main_window.h"
 #include "param_panel.h"
-#include "pen_overlay.h"
 #include "playback_controller.h"
 #include "scenario_browser.h"
 #include "slide_widget.h"
+#include "stage/pen_overlay.h"
 
 #include <QDockWidget>
 #include <QDoubleSpinBox>

@@ -2,9 +2,9 @@
 // playback draws it: an unchanged frame (the cached cell image is blitted) and a frame that
 // changes every tick (the cells are rewritten), plus building the frame itself from the model
 // (fail() and the per-GPU states), which the step does whenever t moves.
-#include "cluster_map_view.h"
+#include "drawing/theme.h"
 #include "reliability/blast_radius_scenario.h"
-#include "theme.h"
+#include "topology/cluster_map_view.h"
 
 #include <QImage>
 #include <QPainter>

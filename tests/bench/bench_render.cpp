@@ -1,12 +1,12 @@
 // Frame render cost of each view at 1920x1080 offscreen, the per-tick cost of playback
 // (new frames + render), and wall time from process start to the first painted frame.
+#include "drawing/theme.h"
 #include "engine/registry.h"
-#include "frame_stage.h"
 #include "kineto_generator.h"
 #include "platform.h"
 #include "scenario_session.h"
 #include "slide_widget.h"
-#include "theme.h"
+#include "stage/frame_stage.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 // TimelineView::paint at 1920x1080 over 1,000,000 events (8 lanes x 2 GPU streams, built
 // deterministically): the whole trace, a ~1 ms window, and a pan step that moves the window
 // every iteration so the slice cache misses and every row is re-sliced and re-merged.
-#include "theme.h"
-#include "timeline_view.h"
+#include "drawing/theme.h"
+#include "timeline/timeline_view.h"
 
 #include <QImage>
 #include <QPainter>

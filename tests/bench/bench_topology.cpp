@@ -2,8 +2,8 @@
 // flows, as one animation tick draws it: every link coloured, every GPU filled, the packets of
 // all flows (capped at TopologyView::kMaxPackets). The phase advances each iteration so the
 // packets move as they do during playback.
-#include "theme.h"
-#include "topology_view.h"
+#include "drawing/theme.h"
+#include "topology/topology_view.h"
 
 #include <QImage>
 #include <QPainter>

@@ -1,7 +1,7 @@
 // BarChartView: segments in their series colour at the right place, lengths proportional to
 // the values, the reference line at its value, hover tips per segment, horizontal bars, an
 // empty frame and absurd values paint without trouble.
-#include "bar_chart_view.h"
+#include "charts/bar_chart_view.h"
 #include "render_probe.h"
 
 #include <QtTest>

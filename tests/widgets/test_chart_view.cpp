@@ -1,6 +1,6 @@
 // ChartView puts series where its axes say, uses log axes when asked, marks estimates, and
 // reuses its series objects instead of rebuilding the chart.
-#include "chart_view.h"
+#include "charts/chart_view.h"
 #include "render_probe.h"
 
 #include <QChart>
@@ -100,7 +100,8 @@ private slots:
         QScatterSeries* measured = view.markerSeries()[0];
         QScatterSeries* estimate = view.markerSeries()[1];
         QCOMPARE(estimate->pointLabelsFormat(), QStringLiteral("B200 (est.)"));
-        QVERIFY(estimate->pointLabelsVisible());
+        // Qt's own point labels stay off: the view places them (markerLabels) without overlap.
+        QVERIFY(!estimate->pointLabelsVisible());
         QVERIFY(measured->markerSize() > estimate->markerSize());     // emphasis is bigger
         QCOMPARE(estimate->brush().color(), view.theme().background); // hollow
         QCOMPARE(measured->brush().color(), view.theme().seriesColor(2));
@@ -189,7 +190,44 @@ private slots:
         view.setFrame(logFrame());
         view.resize(1150, 1040);
         saveForHumans(grabImage(view), QStringLiteral("chart_presentation"));
-        QVERIFY(view.chart()->titleFont().pixelSize() > 20);
+        // Presentation type is the slide's body size times the presentation scale.
+        QVERIFY(view.typeScale().px(TextRole::Body) > TypeScale::forSlide(1080).px(TextRole::Body));
+    }
+
+    void ticksReadInHumanUnits() {
+        QCOMPARE(ChartView::tickText(1e6, "message size (B)"), QStringLiteral("1 MB"));
+        QCOMPARE(ChartView::tickText(1e3, "message size (B)"), QStringLiteral("1 kB"));
+        QCOMPARE(ChartView::tickText(1e4, "time (\u00b5s)"), QStringLiteral("10 ms"));
+        QCOMPARE(ChartView::tickText(0.5, "time (s)"), QStringLiteral("500 ms"));
+        QCOMPARE(ChartView::tickText(1e6, "ops (count)"), QStringLiteral("1 M"));
+        QCOMPARE(ChartView::tickText(12.5, "TFLOP/s"), QStringLiteral("12.5"));
+        for (const QString& t : {ChartView::tickText(1e6, "x"), ChartView::tickText(1e-5, "x")})
+            QVERIFY2(!t.contains(QLatin1Char('e')), qPrintable(t));
+    }
+
+    void markerLabelsDoNotOverlapEachOtherOrTheirMarks() {
+        ChartView view;
+        ChartFrame frame = logFrame();
+        // Four markers on one spot: the roofline's stacked "decode B=64" case.
+        for (int i = 0; i < 4; ++i)
+            frame.markers.push_back({{1e3, 1e3}, "decode B=64", "tip", 1, false, false});
+        view.setFrame(frame);
+        view.resize(800, 600);
+        grabImage(view); // lays the chart out
+        const std::vector<LabelPlacement> labels = view.markerLabels();
+        QCOMPARE(labels.size(), frame.markers.size());
+        const QRectF plot = view.chart()->plotArea();
+        int placed = 0;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (!labels[i].placed)
+                continue;
+            ++placed;
+            QVERIFY(plot.adjusted(-1, -1, 1, 1).contains(labels[i].box));
+            for (std::size_t j = 0; j < i; ++j)
+                if (labels[j].placed)
+                    QVERIFY(!labels[i].box.intersects(labels[j].box));
+        }
+        QVERIFY(placed >= 4);
     }
 };
 

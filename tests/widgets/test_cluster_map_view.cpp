@@ -1,8 +1,8 @@
 // ClusterMapView: every component is drawn in its state's colour where componentRect says,
 // the hit test finds each component at its own rectangle, a press emits componentClicked
 // with the component's kind and index, and 16,384 GPUs all get a cell of their own.
-#include "cluster_map_view.h"
 #include "render_probe.h"
+#include "topology/cluster_map_view.h"
 
 #include <QSignalSpy>
 #include <QtTest>

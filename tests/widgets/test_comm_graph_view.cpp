@@ -1,8 +1,8 @@
 // CommGraphView draws NCCL's rings and trees: a disc per rank, one curved arrow per ring
 // channel in its transport's colour, tree edges dashed, the legend and the hover tips.
-#include "comm_graph_view.h"
-#include "frame_stage.h"
 #include "render_probe.h"
+#include "stage/frame_stage.h"
+#include "topology/comm_graph_view.h"
 
 #include <QApplication>
 #include <QTest>

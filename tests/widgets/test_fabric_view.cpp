@@ -1,9 +1,9 @@
 // FabricView draws an incast: hosts, the small switch T, the main switch S, receivers; links
 // coloured by use or drawn as held (PFC pause, or no IB credit), queue and ingress bars, event
 // badges, flow gauges. Rendered into QImages with pixel and geometry checks.
-#include "fabric_view.h"
-#include "frame_stage.h"
 #include "render_probe.h"
+#include "stage/frame_stage.h"
+#include "topology/fabric_view.h"
 
 #include <QApplication>
 #include <QTest>

@@ -1,6 +1,6 @@
 // FactsView paints every row (label, value, source) and knows which row is under the mouse.
-#include "facts_view.h"
 #include "render_probe.h"
+#include "text/facts_view.h"
 
 #include <QApplication>
 #include <QHelpEvent>
@@ -68,18 +68,31 @@ private slots:
         QTRY_COMPARE(QToolTip::text(), QStringLiteral("NVIDIA H100 datasheet (per direction)"));
     }
 
-    void manyRowsShrinkToFit() {
+    void manyRowsShrinkToFitButNotBelowTheFloor() {
         FactsFrame frame = facts();
-        for (int i = 0; i < 9; ++i) {
+        for (int i = 0; i < 4; ++i) {
             frame.rows.push_back({"row", "1", "src", false});
         }
         FactsView view;
         view.setTheme(Theme::presentation(true));
+        view.setTypeScale(TypeScale::forSlide(1080, Theme::presentation(true).fontScale));
         view.setFrame(frame);
-        view.resize(400, 300);
-        const std::vector<QRectF> rows = view.rowRects(QRectF(view.rect()));
-        QVERIFY(rows.back().bottom() <= 300.0);
+        view.resize(700, 560);
+        // At the slide's body size these rows would not fit; smaller type makes them fit.
+        std::vector<QRectF> rows = view.rowRects(QRectF(view.rect()));
+        QVERIFY(rows.back().bottom() <= 560.0);
+        const double fitted = rows.front().height();
         saveForHumans(grabImage(view), QStringLiteral("facts_many_dark"));
+        // Far too many rows: type stops at the floor and the table overflows rather than
+        // shrink further (the lint reports it); the rows are as tall as the floor needs.
+        for (int i = 0; i < 20; ++i)
+            frame.rows.push_back({"row", "1", "src", false});
+        view.setFrame(frame);
+        rows = view.rowRects(QRectF(view.rect()));
+        QVERIFY(rows.back().bottom() > 560.0);
+        const double floor = view.typeScale().floor();
+        QVERIFY(rows.back().height() >= floor * 2.0); // a value line and a source line
+        QVERIFY(rows.back().height() <= fitted);
     }
 };
 

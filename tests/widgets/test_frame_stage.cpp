@@ -1,16 +1,16 @@
 // FrameStage keeps one view per item, reuses it while the kind stays, lays the first item out
 // large, and renders completely offscreen (charts included) for exports.
-#include "chart_view.h"
-#include "facts_view.h"
-#include "frame_stage.h"
-#include "issue_timeline_view.h"
-#include "ladder_view.h"
-#include "memory_access_view.h"
+#include "charts/chart_view.h"
+#include "charts/ladder_view.h"
+#include "grids/memory_access_view.h"
+#include "grids/sm_grid_view.h"
+#include "grids/warp_lanes_view.h"
 #include "render_probe.h"
-#include "ring_view.h"
-#include "sm_grid_view.h"
-#include "stage_layout.h"
-#include "warp_lanes_view.h"
+#include "stage/frame_stage.h"
+#include "stage/stage_layout.h"
+#include "text/facts_view.h"
+#include "timeline/issue_timeline_view.h"
+#include "topology/ring_view.h"
 
 #include <QTest>
 
@@ -177,7 +177,7 @@ private slots:
         QVERIFY(qobject_cast<LadderView*>(stage.view(3)) != nullptr);
         QVERIFY(qobject_cast<IssueTimelineView*>(stage.view(4)) != nullptr);
         // Each view got the stage's theme on creation and on change.
-        QCOMPARE(qobject_cast<LadderView*>(stage.view(3))->theme().fontScale, 1.6);
+        QCOMPARE(qobject_cast<LadderView*>(stage.view(3))->theme().fontScale, 1.4);
         stage.setTheme(Theme::dark());
         QVERIFY(qobject_cast<WarpLanesView*>(stage.view(0))->theme().isDark);
         QVERIFY(qobject_cast<SmGridView*>(stage.view(1))->theme().isDark);
@@ -207,12 +207,12 @@ private slots:
         FrameStage stage;
         stage.setFrames(three());
         stage.setTheme(Theme::presentation(true));
-        QCOMPARE(qobject_cast<RingView*>(stage.view(0))->theme().fontScale, 1.6);
-        QCOMPARE(qobject_cast<ChartView*>(stage.view(1))->theme().fontScale, 1.6);
-        QCOMPARE(qobject_cast<FactsView*>(stage.view(2))->theme().fontScale, 1.6);
+        QCOMPARE(qobject_cast<RingView*>(stage.view(0))->theme().fontScale, 1.4);
+        QCOMPARE(qobject_cast<ChartView*>(stage.view(1))->theme().fontScale, 1.4);
+        QCOMPARE(qobject_cast<FactsView*>(stage.view(2))->theme().fontScale, 1.4);
         stage.resize(1280, 720);
         stage.setFrames(Frames{{facts(), ring()}});
-        QCOMPARE(qobject_cast<FactsView*>(stage.view(0))->theme().fontScale, 1.6);
+        QCOMPARE(qobject_cast<FactsView*>(stage.view(0))->theme().fontScale, 1.4);
         saveForHumans(grabImage(stage), QStringLiteral("stage_presentation"));
     }
 };

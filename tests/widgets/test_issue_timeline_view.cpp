@@ -1,8 +1,8 @@
 // IssueTimelineView colours each issued cell by its warp at the right scheduler row and cycle
 // column, hatches idle cells, leaves unrevealed cycles empty, and stays cheap for long runs.
-#include "issue_timeline_view.h"
 #include "paint_counter.h"
 #include "render_probe.h"
+#include "timeline/issue_timeline_view.h"
 
 #include <QApplication>
 #include <QHelpEvent>

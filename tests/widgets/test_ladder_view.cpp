@@ -1,6 +1,6 @@
 // LadderView draws one rung per level (fastest on top), emphasises the highlighted one and
 // fills the Little's-law gauge in proportion to bytes in flight provided over needed.
-#include "ladder_view.h"
+#include "charts/ladder_view.h"
 #include "paint_counter.h"
 #include "render_probe.h"
 

@@ -1,6 +1,6 @@
 // MemoryAccessView: global accesses draw lanes to the sectors they touch, in matching colours;
 // shared accesses mark conflicting banks at the right bank and row and draw broadcasts apart.
-#include "memory_access_view.h"
+#include "grids/memory_access_view.h"
 #include "paint_counter.h"
 #include "render_probe.h"
 
@@ -114,6 +114,7 @@ private slots:
         view.setFrame(global(4096));
         for (const QSize size : {QSize(1920, 1080), QSize(900, 600)}) {
             view.resize(size);
+            view.setTypeScale(TypeScale::forSlide(size.height())); // the view is the slide
             saveForHumans(grabImage(view),
                           QStringLiteral("memory_global_strided_%1").arg(size.width()));
             const QRectF bounds(view.rect());

@@ -1,8 +1,8 @@
 // NodeTopologyView draws the inside of servers: parts on a diagram grid, links by class, and
 // routes with packets and numbered marks. Rendered into QImages with pixel and geometry checks.
-#include "frame_stage.h"
-#include "node_topology_view.h"
 #include "render_probe.h"
+#include "stage/frame_stage.h"
+#include "topology/node_topology_view.h"
 
 #include <QApplication>
 #include <QTest>

@@ -1,7 +1,7 @@
 // PenOverlay keeps strokes per page, undoes and clears them, lets mouse events through when
 // off, and stops its fade timer once the laser trail is gone.
-#include "pen_overlay.h"
 #include "render_probe.h"
+#include "stage/pen_overlay.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,6 +1,6 @@
 // PlaybackBar reports what the user does and accepts state from the app without echoing it.
-#include "playback_bar.h"
-#include "theme.h"
+#include "drawing/theme.h"
+#include "stage/playback_bar.h"
 
 #include <QComboBox>
 #include <QSignalSpy>

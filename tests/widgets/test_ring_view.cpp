@@ -1,9 +1,9 @@
 // RingView renders where RingLayout says: rank colours on the cards, chunk tokens on the arc at
 // their progress, the complete look for fully reduced chunks, and byte counters.
-#include "chunk_cell.h"
 #include "render_probe.h"
-#include "ring_layout.h"
-#include "ring_view.h"
+#include "topology/chunk_cell.h"
+#include "topology/ring_layout.h"
+#include "topology/ring_view.h"
 
 #include <QPainter>
 #include <QTest>

@@ -2,7 +2,7 @@
 // as the bubble (only on stage rows), bars after the playback cursor faint, the narrowest
 // bar wins the hover, and an empty frame paints.
 #include "render_probe.h"
-#include "schedule_view.h"
+#include "timeline/schedule_view.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // SmGridView draws one tile per SM, each resident block in its wave's colour on its own SM,
 // the tail wave's idle SMs empty, and stays cheap to paint.
+#include "grids/sm_grid_view.h"
 #include "paint_counter.h"
 #include "render_probe.h"
-#include "sm_grid_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 // Themes: dark is dark, light is light, presentation is bigger, and rank colours are distinct.
-#include "theme.h"
+#include "drawing/theme.h"
 
 #include <QTest>
 
@@ -35,7 +35,7 @@ private slots:
         QVERIFY(p.fontScale > 1.0);
         QVERIFY(p.highContrast);
         QCOMPARE(Theme::light().fontScale, 1.0);
-        QVERIFY(p.font(10).pixelSize() >= 15);
+        QVERIFY(p.font(10).pixelSize() >= 14);
         QCOMPARE(Theme::light().font(10).pixelSize(), 10);
         QVERIFY(p.lineWidth(2.0) > Theme::light().lineWidth(2.0));
     }

@@ -1,9 +1,9 @@
 // The Qt-free maths of the timeline, against hand-computed values: TimelineAxis (ns <-> px at
 // Kineto-sized absolute times, zoom, pan, clamping, ticks, labels), visibleSlice (overlap,
 // instants, clipping, sub-pixel merging, colours), eventNear and RangeStatistics.
-#include "timeline_axis.h"
-#include "timeline_slice.h"
-#include "timeline_stats.h"
+#include "timeline/timeline_axis.h"
+#include "timeline/timeline_slice.h"
+#include "timeline/timeline_stats.h"
 
 #include <QTest>
 #include <algorithm>

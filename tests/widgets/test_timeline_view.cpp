@@ -3,7 +3,7 @@
 // hovers flows, answers its keys, keeps its zoom for an equal frame, and merges a million
 // events into a few thousand rectangles.
 #include "render_probe.h"
-#include "timeline_view.h"
+#include "timeline/timeline_view.h"
 
 #include <QApplication>
 #include <QImage>

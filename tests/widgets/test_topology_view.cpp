@@ -1,9 +1,9 @@
 // TopologyView draws the cluster: spine, leaves, nodes of GPUs on an NVSwitch with one NIC
 // each, links coloured by utilisation, GPUs by group, and packets moving along each flow's
 // route. Rendered into QImages with pixel and geometry checks.
-#include "frame_stage.h"
 #include "render_probe.h"
-#include "topology_view.h"
+#include "stage/frame_stage.h"
+#include "topology/topology_view.h"
 
 #include <QApplication>
 #include <QTest>

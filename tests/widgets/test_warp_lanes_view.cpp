@@ -1,8 +1,8 @@
 // WarpLanesView shows active lanes bright and idle/exited lanes grey at the lane positions,
 // highlights the issued instruction, wraps to two rows of 16 when narrow, and shows lane tips.
+#include "grids/warp_lanes_view.h"
 #include "paint_counter.h"
 #include "render_probe.h"
-#include "warp_lanes_view.h"
 
 #include <QApplication>
 #include <QHelpEvent>

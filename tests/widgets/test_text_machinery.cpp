@@ -1,0 +1,120 @@
+// The shared text layer: wrapping keeps every word and never elides, legends wrap into rows
+// without dropping entries, and the label placer keeps labels apart, inside the area and off
+// obstacles, with a leader line or no label when there is no room.
+#include "text/label_placer.h"
+#include "text/legend_layout.h"
+#include "text/text_layout.h"
+
+#include <QApplication>
+#include <QFont>
+#include <QTest>
+
+using namespace wb;
+
+namespace {
+QFont px(int size) {
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(size);
+    return f;
+}
+} // namespace
+
+class TestTextMachinery : public QObject {
+    Q_OBJECT
+private slots:
+    void wrappingKeepsEveryWordWithinTheWidth() {
+        const QString text = QStringLiteral(
+            "NVML reports GPU utilisation as the percent of time over the past sample period "
+            "during which one or more kernels was executing on the GPU.");
+        const WrappedText w = wrapText(px(16), text, 240);
+        QVERIFY(w.lines.size() >= 4);
+        for (double lw : w.lineWidths)
+            QVERIFY(lw <= 240.5);
+        QStringList words;
+        for (const QString& line : w.lines)
+            words += line.split(' ', Qt::SkipEmptyParts);
+        QCOMPARE(words.join(' '), text);
+        QVERIFY(!w.lines.back().contains(QChar(0x2026)));
+        QCOMPARE(w.height(), w.lineHeight * static_cast<double>(w.lines.size()));
+    }
+
+    void aWordWiderThanTheBoxIsBrokenNotCut() {
+        const QString word = QStringLiteral("all_reduce_coalesced_bucket_view_fp32");
+        const WrappedText w = wrapText(px(16), word, 80);
+        QVERIFY(w.lines.size() > 1);
+        QString joined;
+        for (const QString& line : w.lines)
+            joined += line;
+        QCOMPARE(joined, word);
+    }
+
+    void newlinesStartLinesAndNoWidthKeepsOneLine() {
+        QCOMPARE(wrapText(px(14), QStringLiteral("a\nb"), 500).lines.size(), std::size_t{2});
+        QCOMPARE(wrapText(px(14), QStringLiteral("one long line of text"), 0).lines.size(),
+                 std::size_t{1});
+        QVERIFY(wrapText(px(14), QString(), 100).empty());
+    }
+
+    void legendWrapsIntoRowsAndKeepsEveryEntry() {
+        std::vector<LegendEntry> entries;
+        for (int i = 0; i < 16; ++i)
+            entries.push_back({QBrush(Qt::red), Qt::NoPen, QStringLiteral("GPU %1").arg(i)});
+        entries.push_back({QBrush(Qt::blue), Qt::NoPen,
+                           QStringLiteral("a very long legend entry describing a broken TP group "
+                                          "that must wrap rather than be cut")});
+        const LegendLayout l = layoutLegend(entries, px(14), 300);
+        QCOMPARE(l.blocks.size(), entries.size());
+        double rows = 0;
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            QVERIFY(l.texts[i].right() <= 300.5);
+            QVERIFY(l.swatches[i].left() >= 0);
+            rows = std::max(rows, l.texts[i].bottom());
+        }
+        QVERIFY(l.blocks.back().lines.size() > 1);
+        QCOMPARE(l.height, rows);
+        // No two entries share space.
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                QVERIFY(!l.texts[i].intersects(l.texts[j]));
+    }
+
+    void labelsAroundOneSpotDoNotOverlap() {
+        LabelPlacer placer(QRectF(0, 0, 400, 300));
+        const QRectF mark(195, 145, 10, 10);
+        placer.addObstacle(mark);
+        std::vector<QRectF> boxes;
+        for (int i = 0; i < 6; ++i) {
+            const LabelPlacement p = placer.place(QSizeF(60, 16), mark, 4);
+            QVERIFY(p.placed);
+            QVERIFY(!p.box.intersects(mark));
+            for (const QRectF& b : boxes)
+                QVERIFY(!p.box.intersects(b));
+            boxes.push_back(p.box);
+        }
+    }
+
+    void aLabelAtTheEdgeStaysInside() {
+        const QRectF area(0, 0, 400, 300);
+        LabelPlacer placer(area);
+        const LabelPlacement p = placer.place(QSizeF(80, 16), QRectF(395, 5, 0, 0), 4);
+        QVERIFY(p.placed);
+        QVERIFY(area.contains(p.box));
+        QVERIFY(p.box.right() <= 395); // it went to the left of its mark
+    }
+
+    void blockedNeighboursGiveALeaderOrNoLabel() {
+        LabelPlacer placer(QRectF(0, 0, 400, 300));
+        const QRectF mark(200, 150, 0, 0);
+        // Everything within 40 px of the mark is taken.
+        placer.addObstacle(QRectF(150, 120, 100, 60));
+        const LabelPlacement far = placer.place(QSizeF(40, 12), mark, 4);
+        QVERIFY(far.placed);
+        QVERIFY(far.leader);
+        LabelPlacer full(QRectF(0, 0, 100, 100));
+        full.addObstacle(QRectF(0, 0, 100, 100));
+        QVERIFY(!full.place(QSizeF(40, 12), QRectF(50, 50, 0, 0), 4).placed);
+    }
+};
+
+QTEST_MAIN(TestTextMachinery)
+#include "test_text_machinery.moc"

@@ -1,0 +1,388 @@
+#include "charts/bar_chart_view.h"
+
+#include "charts/tick_step.h"
+#include "drawing/hover_tip.h"
+#include "engine/number_format.h"
+#include "text/view_text.h"
+
+#include <QFontMetricsF>
+#include <algorithm>
+#include <cmath>
+
+namespace wb {
+
+namespace {
+
+// Negative, NaN and infinite values draw as nothing rather than poisoning the scale.
+double drawable(double v) {
+    return std::isfinite(v) && v > 0 ? v : 0.0;
+}
+
+double total(const BarCategory& c) {
+    double sum = 0;
+    for (const BarSegment& s : c.segments)
+        sum += drawable(s.value);
+    return sum;
+}
+
+} // namespace
+
+BarChartView::BarChartView(QWidget* parent)
+    : FrameView(parent) {
+    setMouseTracking(true);
+}
+
+QColor BarChartView::seriesColor(int series) const {
+    return m_theme.seriesColor(series);
+}
+
+QColor BarChartView::referenceColor() const {
+    return m_theme.isDark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x1c, 0x28);
+}
+
+double BarChartView::axisMax() const {
+    double top = drawable(m_frame.axisMax);
+    for (const BarCategory& c : m_frame.categories)
+        top = std::max(top, total(c));
+    for (const BarReference& r : m_frame.references)
+        top = std::max(top, drawable(r.value));
+    if (top <= 0 || !std::isfinite(top))
+        return 1.0;
+    // Headroom for the totals printed past the bar ends, then a round number.
+    const double step = niceTickStep(top * 1.08, 5);
+    return std::ceil(top * 1.08 / step) * step;
+}
+
+QString BarChartView::valueText(double v) const {
+    switch (m_frame.unit) {
+    case BarValueUnit::Bytes:
+        return QString::fromStdString(formatBytes(v));
+    case BarValueUnit::Seconds:
+        return QString::fromStdString(formatSi(v, "s"));
+    case BarValueUnit::Percent:
+        return QString::fromStdString(formatSignificant(v * 100.0, 3) + " %");
+    case BarValueUnit::Plain:
+        break;
+    }
+    return QString::fromStdString(std::abs(v) >= 1e4 ? formatSi(v, "") : formatSignificant(v, 3));
+}
+
+std::vector<LegendEntry> BarChartView::legendEntries() const {
+    std::vector<LegendEntry> out;
+    for (std::size_t i = 0; i < m_frame.series.size(); ++i)
+        out.push_back({seriesColor(static_cast<int>(i)), Qt::NoPen,
+                       QString::fromStdString(m_frame.series[i])});
+    return out;
+}
+
+BarChartView::Layout BarChartView::layoutFor(const QRectF& bounds) const {
+    Layout l;
+    l.header = layoutHeader(bounds, {28.0, 18.0, 1.0}, m_frame.title, m_frame.caption);
+    l.em = l.header.em;
+    const QRectF inner = l.header.inner;
+    // Every series the frame names, wrapped into rows, so colours mean the same in every step.
+    l.legendLayout = layoutLegend(legendEntries(), font(l.em * 0.85), inner.width());
+    l.legend = QRectF(inner.left(), l.header.bottom(), inner.width(),
+                      m_frame.series.empty() ? 0 : l.legendLayout.height + l.em * 0.4);
+    const double top = l.legend.bottom() + l.em * 0.6;
+    const int n = std::max(1, static_cast<int>(m_frame.categories.size()));
+    const QFontMetricsF fm(m_theme.fontAtPixels(l.em * 0.85));
+    if (m_frame.horizontal) {
+        double labelW = 0;
+        for (const BarCategory& c : m_frame.categories)
+            labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(c.label)));
+        labelW = std::min(labelW + l.em, inner.width() * 0.35);
+        const double axisH = l.em * 2.6; // tick labels and the axis title
+        // The right margin keeps the last tick label inside the view.
+        l.plot = QRectF(inner.left() + labelW, top, inner.width() - labelW - l.em * 2.5,
+                        std::max(0.0, inner.bottom() - top - axisH));
+        l.labels = QRectF(inner.left(), top, labelW, l.plot.height());
+        l.lane = l.plot.height() / n;
+    } else {
+        const double axisW = l.em * 5.5;  // tick labels and the rotated axis title
+        const double labelH = l.em * 3.2; // up to three lines of category label
+        l.plot = QRectF(inner.left() + axisW, top, inner.width() - axisW,
+                        std::max(0.0, inner.bottom() - top - labelH));
+        l.labels = QRectF(l.plot.left(), l.plot.bottom(), l.plot.width(), labelH);
+        l.lane = l.plot.width() / n;
+    }
+    return l;
+}
+
+double BarChartView::posOf(const Layout& l, double value) const {
+    const double f = std::clamp(drawable(value) / axisMax(), 0.0, 1.0);
+    return m_frame.horizontal ? l.plot.left() + f * l.plot.width()
+                              : l.plot.bottom() - f * l.plot.height();
+}
+
+QRectF BarChartView::laneRect(const Layout& l, int category) const {
+    // The bar takes 60 % of its lane: gaps separate categories at any count.
+    const double thick = l.lane * 0.6, off = l.lane * 0.2;
+    if (m_frame.horizontal)
+        return {l.plot.left(), l.plot.top() + category * l.lane + off, l.plot.width(), thick};
+    return {l.plot.left() + category * l.lane + off, l.plot.top(), thick, l.plot.height()};
+}
+
+QRectF BarChartView::segmentRectIn(const Layout& l, int category, int segment) const {
+    const BarCategory& c = m_frame.categories[static_cast<std::size_t>(category)];
+    double before = 0;
+    for (int i = 0; i < segment; ++i)
+        before += drawable(c.segments[static_cast<std::size_t>(i)].value);
+    const double after = before + drawable(c.segments[static_cast<std::size_t>(segment)].value);
+    const QRectF lane = laneRect(l, category);
+    if (m_frame.horizontal) {
+        const double x0 = posOf(l, before), x1 = posOf(l, after);
+        return {x0, lane.top(), x1 - x0, lane.height()};
+    }
+    const double y0 = posOf(l, before), y1 = posOf(l, after);
+    return {lane.left(), y1, lane.width(), y0 - y1};
+}
+
+QRectF BarChartView::plotRect(const QRectF& bounds) const {
+    return layoutFor(bounds).plot;
+}
+
+QRectF BarChartView::barRect(const QRectF& bounds, int category) const {
+    return laneRect(layoutFor(bounds), category);
+}
+
+QRectF BarChartView::segmentRect(const QRectF& bounds, int category, int segment) const {
+    return segmentRectIn(layoutFor(bounds), category, segment);
+}
+
+double BarChartView::valuePos(const QRectF& bounds, double value) const {
+    return posOf(layoutFor(bounds), value);
+}
+
+bool BarChartView::segmentAt(const QRectF& bounds, const QPointF& pos, int* category,
+                             int* segment) const {
+    const Layout l = layoutFor(bounds);
+    for (int c = 0; c < static_cast<int>(m_frame.categories.size()); ++c) {
+        if (!laneRect(l, c).contains(pos))
+            continue;
+        const auto& segs = m_frame.categories[static_cast<std::size_t>(c)].segments;
+        for (int s = 0; s < static_cast<int>(segs.size()); ++s) {
+            // A thin segment still answers within a pixel of its edge.
+            const QRectF r = segmentRectIn(l, c, s);
+            const QRectF hit =
+                m_frame.horizontal ? r.adjusted(-1, 0, 1, 0) : r.adjusted(0, -1, 0, 1);
+            if (hit.contains(pos) && drawable(segs[static_cast<std::size_t>(s)].value) > 0) {
+                *category = c;
+                *segment = s;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+QString BarChartView::segmentText(int category, int segment) const {
+    const BarSegment& s = m_frame.categories[static_cast<std::size_t>(category)]
+                              .segments[static_cast<std::size_t>(segment)];
+    if (!s.tip.empty())
+        return QString::fromStdString(s.tip);
+    const bool named = s.series >= 0 && static_cast<std::size_t>(s.series) < m_frame.series.size();
+    return QStringLiteral("%1: %2").arg(
+        named ? QString::fromStdString(m_frame.series[static_cast<std::size_t>(s.series)])
+              : tr("value"),
+        valueText(s.value));
+}
+
+bool BarChartView::event(QEvent* event) {
+    if (handleHoverTip(this, event, [this](const QPointF& pos) {
+            int c = 0, s = 0;
+            const QRectF bounds(rect());
+            if (segmentAt(bounds, pos, &c, &s))
+                return segmentText(c, s);
+            // The label of a bar explains the bar.
+            const Layout l = layoutFor(bounds);
+            for (int i = 0; i < static_cast<int>(m_frame.categories.size()); ++i) {
+                const QRectF lane = laneRect(l, i);
+                const QRectF label =
+                    m_frame.horizontal
+                        ? QRectF(l.labels.left(), lane.top(), l.labels.width(), lane.height())
+                        : QRectF(lane.left() - l.lane * 0.2, l.labels.top(), l.lane,
+                                 l.labels.height());
+                if (label.contains(pos))
+                    return tipOf(m_frame.categories, i, &BarCategory::tip);
+            }
+            return QString();
+        }))
+        return true;
+    return QWidget::event(event);
+}
+
+void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    painter.fillRect(bounds, m_theme.background);
+    const Layout l = layoutFor(bounds);
+    const double em = l.em;
+    const bool horiz = m_frame.horizontal;
+
+    drawHeader(painter, l.header);
+    drawLegend(painter, l.legend.topLeft(), l.legendLayout, legendEntries(), m_theme.foreground);
+
+    if (m_frame.categories.empty() || l.plot.width() <= 1 || l.plot.height() <= 1) {
+        painter.restore();
+        return;
+    }
+
+    // Value axis: grid lines at round values, labelled in the frame's unit.
+    const double top = axisMax();
+    const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
+    painter.setFont(axisFont);
+    const double extent = horiz ? l.plot.width() : l.plot.height();
+    const double step = niceTickStep(top, std::max(2, static_cast<int>(extent / (em * 6))));
+    const int ticks = static_cast<int>(std::min(50.0, std::floor(top / step + 1e-9)));
+    for (int i = 0; i <= ticks; ++i) {
+        const double v = i * step;
+        const double p = posOf(l, v);
+        painter.setPen(QPen(m_theme.grid, 1.0));
+        const QString text = i == 0 ? QStringLiteral("0") : valueText(v);
+        if (horiz) {
+            painter.drawLine(QPointF(p, l.plot.top()), QPointF(p, l.plot.bottom()));
+            painter.setPen(m_theme.muted);
+            painter.drawText(QRectF(p - em * 4, l.plot.bottom() + em * 0.2, em * 8, em * 1.2),
+                             Qt::AlignHCenter | Qt::AlignTop, text);
+        } else {
+            painter.drawLine(QPointF(l.plot.left(), p), QPointF(l.plot.right(), p));
+            painter.setPen(m_theme.muted);
+            painter.drawText(QRectF(l.plot.left() - em * 5.3, p - em * 0.6, em * 5, em * 1.2),
+                             Qt::AlignRight | Qt::AlignVCenter, text);
+        }
+    }
+    if (!m_frame.axisTitle.empty()) {
+        const QString text = QString::fromStdString(m_frame.axisTitle);
+        painter.setPen(m_theme.muted);
+        if (horiz) {
+            painter.drawText(
+                QRectF(l.plot.left(), l.plot.bottom() + em * 1.4, l.plot.width(), em * 1.2),
+                Qt::AlignHCenter | Qt::AlignTop, elided(axisFont, text, l.plot.width()));
+        } else {
+            painter.save();
+            painter.translate(l.plot.left() - em * 5.2, l.plot.center().y());
+            painter.rotate(-90);
+            painter.drawText(QRectF(-l.plot.height() / 2, -em * 1.2, l.plot.height(), em * 1.2),
+                             Qt::AlignHCenter | Qt::AlignBottom,
+                             elided(axisFont, text, l.plot.height()));
+            painter.restore();
+        }
+    }
+
+    // Bars: segments stacked from zero, a background hairline between them, the total at
+    // the end, the category label beside.
+    const QFont labelFont = m_theme.fontAtPixels(em * 0.85);
+    const QFont labelBold = m_theme.fontAtPixels(em * 0.85, true);
+    const QFont valueFont = m_theme.fontAtPixels(em * 0.75);
+    const QFontMetricsF vm(valueFont);
+    for (int c = 0; c < static_cast<int>(m_frame.categories.size()); ++c) {
+        const BarCategory& cat = m_frame.categories[static_cast<std::size_t>(c)];
+        const QRectF lane = laneRect(l, c);
+        // A bar of one segment already shows its value at its end.
+        const auto parts = std::count_if(cat.segments.begin(), cat.segments.end(),
+                                         [](const BarSegment& x) { return drawable(x.value) > 0; });
+        for (int s = 0; s < static_cast<int>(cat.segments.size()); ++s) {
+            const BarSegment& seg = cat.segments[static_cast<std::size_t>(s)];
+            if (drawable(seg.value) <= 0)
+                continue;
+            const QRectF r = segmentRectIn(l, c, s);
+            const QColor fill = seriesColor(seg.series);
+            painter.fillRect(r, fill);
+            if ((horiz ? r.width() : r.height()) >= 4.0) {
+                painter.setPen(QPen(m_theme.background, 1.0));
+                if (horiz)
+                    painter.drawLine(r.topLeft(), r.bottomLeft());
+                else
+                    painter.drawLine(r.bottomLeft(), r.bottomRight());
+            }
+            const QString text = valueText(seg.value);
+            if (parts > 1 && vm.horizontalAdvance(text) + 6 <= r.width() &&
+                vm.height() + 2 <= r.height()) {
+                painter.setFont(valueFont);
+                painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
+                                                        : QColor(Qt::white));
+                painter.drawText(r, Qt::AlignCenter, text);
+            }
+        }
+        const double sum = total(cat);
+        const double end = posOf(l, sum);
+        painter.setFont(valueFont);
+        painter.setPen(m_theme.foreground);
+        if (sum > 0) {
+            if (horiz)
+                painter.drawText(QRectF(end + em * 0.3, lane.top(), em * 6, lane.height()),
+                                 Qt::AlignLeft | Qt::AlignVCenter, valueText(sum));
+            else
+                painter.drawText(
+                    QRectF(lane.center().x() - l.lane / 2, end - em * 1.2, l.lane, em * 1.1),
+                    Qt::AlignHCenter | Qt::AlignBottom, valueText(sum));
+        }
+        const bool emphasised = c == m_frame.emphasis;
+        if (emphasised && sum > 0) {
+            const QRectF bar =
+                horiz ? QRectF(lane.left(), lane.top(), end - lane.left(), lane.height())
+                      : QRectF(lane.left(), end, lane.width(), lane.bottom() - end);
+            const double w = m_theme.lineWidth(2.5);
+            painter.setPen(QPen(m_theme.accent, w));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(bar.adjusted(-w / 2, -w / 2, w / 2, w / 2));
+        }
+        const QFont& lf = emphasised ? labelBold : labelFont;
+        painter.setFont(lf);
+        painter.setPen(m_theme.foreground);
+        const QString label = QString::fromStdString(cat.label);
+        if (horiz) {
+            // Long labels wrap within the lane; a one-line lane elides instead.
+            const QRectF box(l.labels.left(), lane.top() - l.lane * 0.2,
+                             l.labels.width() - em * 0.5, l.lane);
+            const bool roomy = box.height() >= QFontMetricsF(lf).height() * 2.2;
+            painter.drawText(box,
+                             static_cast<int>(Qt::AlignRight | Qt::AlignVCenter) |
+                                 (roomy ? static_cast<int>(Qt::TextWordWrap) : 0),
+                             roomy ? label : elided(lf, label, box.width()));
+        } else {
+            const QRectF box(lane.center().x() - l.lane / 2 + 2, l.labels.top() + em * 0.2,
+                             l.lane - 4, l.labels.height() - em * 0.2);
+            painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, label);
+        }
+    }
+
+    // Axis baseline.
+    painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.0)));
+    if (horiz)
+        painter.drawLine(l.plot.topLeft(), l.plot.bottomLeft());
+    else
+        painter.drawLine(l.plot.bottomLeft(), l.plot.bottomRight());
+
+    // Reference lines last, over the bars: the limit must stay visible where a bar passes it.
+    const QColor rc = referenceColor();
+    for (const BarReference& ref : m_frame.references) {
+        if (drawable(ref.value) <= 0)
+            continue;
+        const double p = posOf(l, ref.value);
+        painter.setPen(QPen(rc, m_theme.lineWidth(2.0), Qt::DashLine));
+        const QFont f = m_theme.fontAtPixels(em * 0.8, true);
+        painter.setFont(f);
+        const QString text = QString::fromStdString(ref.label);
+        const QFontMetricsF fm(f);
+        const double tw = std::min(fm.horizontalAdvance(text) + em * 0.6,
+                                   horiz ? l.plot.height() : l.plot.width() * 0.6);
+        QRectF box;
+        if (horiz) {
+            painter.drawLine(QPointF(p, l.plot.top()), QPointF(p, l.plot.bottom()));
+            box = QRectF(std::min(p + em * 0.2, l.plot.right() - tw), l.plot.top() - em * 0.05, tw,
+                         em * 1.2);
+        } else {
+            painter.drawLine(QPointF(l.plot.left(), p), QPointF(l.plot.right(), p));
+            box = QRectF(l.plot.right() - tw, p - em * 1.3, tw, em * 1.2);
+        }
+        painter.fillRect(box, m_theme.background);
+        painter.setPen(rc);
+        painter.drawText(box, Qt::AlignCenter, elided(f, text, box.width()));
+    }
+    painter.restore();
+}
+
+} // namespace wb

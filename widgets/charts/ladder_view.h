@@ -1,0 +1,52 @@
+#pragma once
+// The memory hierarchy as a ladder, fastest level on top: each rung with capacity, latency
+// (cycles and ns), bandwidth and its source in small muted type; the highlighted level
+// emphasised; below, a Little's-law gauge of bytes in flight provided against needed.
+#include "drawing/frame_view.h"
+#include "drawing/theme.h"
+#include "frames/ladder_frame.h"
+
+#include <QPainter>
+#include <QWidget>
+
+namespace wb {
+
+class LadderView : public FrameView<LadderFrame> {
+    Q_OBJECT
+public:
+    explicit LadderView(QWidget* parent = nullptr);
+
+    void paint(QPainter& painter, const QRectF& bounds) const override;
+
+    // Geometry paint() uses for `bounds`.
+    QRectF rungRect(const QRectF& bounds, int level) const;
+    // The gauge's track and its filled part (empty when the frame shows no gauge).
+    QRectF gaugeTrack(const QRectF& bounds) const;
+    QRectF gaugeFill(const QRectF& bounds) const;
+    int levelAt(const QPointF& pos) const;
+
+    // "40 cycles · 22.9 ns", "3.35 TB/s", "1.2 KB provided of 40 KB needed (3 %)"
+    static QString latencyText(const LadderLevel& level);
+    static QString bandwidthText(const LadderLevel& level);
+    static QString gaugeText(const LadderFrame& frame);
+
+    QSize sizeHint() const override { return {900, 600}; }
+    QSize minimumSizeHint() const override { return {320, 240}; }
+
+protected:
+    bool event(QEvent* event) override;
+
+private:
+    struct Layout {
+        double em = 12.0;
+        QRectF title;
+        QRectF rungs;
+        double rungH = 0.0;
+        QRectF gauge; // label, track and source
+        QRectF track;
+    };
+    Layout layoutFor(const QRectF& bounds) const;
+    bool showsGauge() const;
+};
+
+} // namespace wb

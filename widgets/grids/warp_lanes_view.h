@@ -1,0 +1,58 @@
+#pragma once
+// One warp of 32 lanes at one moment of SIMT execution: which lanes are active and their
+// values, the program with the issued instruction highlighted, the reconvergence stack (top
+// first) and the efficiency so far. Hovering a lane shows the model's note for it.
+#include "drawing/frame_view.h"
+#include "drawing/theme.h"
+#include "frames/warp_frame.h"
+
+#include <QPainter>
+#include <QWidget>
+
+namespace wb {
+
+class WarpLanesView : public FrameView<WarpFrame> {
+    Q_OBJECT
+public:
+    explicit WarpLanesView(QWidget* parent = nullptr);
+
+    void paint(QPainter& painter, const QRectF& bounds) const override;
+
+    // Geometry paint() uses for `bounds`, so tests and tooltips can find what it drew.
+    bool twoRows(const QRectF& bounds) const;
+    QRectF laneRect(const QRectF& bounds, int lane) const;
+    // The program line `line` (index into frame().program), empty when scrolled out of view.
+    QRectF programLineRect(const QRectF& bounds, int line) const;
+    QRectF stackRect(const QRectF& bounds) const;
+    // The lane under `pos` in widget coordinates, or -1.
+    int laneAt(const QPointF& pos) const;
+
+    // Counter text: "efficiency 50 % · 12 issued · 192 active lane-slots".
+    static QString counterText(const WarpFrame& frame);
+
+    QSize sizeHint() const override { return {900, 600}; }
+    QSize minimumSizeHint() const override { return {320, 240}; }
+
+protected:
+    bool event(QEvent* event) override;
+
+private:
+    struct Layout {
+        double em = 12.0;
+        double pad = 8.0;
+        QRectF header;
+        QRectF lanes;
+        bool twoRows = false;
+        double laneW = 0.0;
+        double laneH = 0.0;
+        double laneGap = 0.0;
+        QRectF program;
+        QRectF stack;
+        double lineH = 0.0;
+        int firstLine = 0;
+        int visibleLines = 0;
+    };
+    Layout layoutFor(const QRectF& bounds) const;
+};
+
+} // namespace wb

@@ -1,0 +1,119 @@
+#include "text/facts_view.h"
+
+#include "drawing/hover_tip.h"
+
+#include <QHelpEvent>
+#include <QToolTip>
+#include <algorithm>
+
+namespace wb {
+
+namespace {
+
+constexpr double kSourceScale = 0.8; // source line relative to the value text
+
+} // namespace
+
+FactsView::FactsView(QWidget* parent)
+    : FrameView(parent) {}
+
+FactsView::Layout FactsView::layoutAt(const QRectF& bounds, double px) const {
+    Layout l;
+    l.px = px;
+    l.pad = px * 0.6;
+    const double left = bounds.left() + l.pad;
+    const double width = std::max(1.0, bounds.width() - 2.0 * l.pad);
+    double top = bounds.top() + l.pad;
+    l.title = wrapText(font(px * 1.15, true), QString::fromStdString(m_frame.title), width);
+    if (!l.title.empty()) {
+        l.titleBox = QRectF(left, top, width, l.title.height());
+        top += l.title.height() + px * 0.5;
+    }
+    const double inset = px * 0.55;
+    const double inner = std::max(1.0, width - 2.0 * inset);
+    for (const FactRow& row : m_frame.rows) {
+        RowLayout r;
+        const QFont valueFont = font(px, true);
+        r.value = wrapText(valueFont, QString::fromStdString(row.value), inner * 0.55);
+        const double valueW = r.value.width();
+        r.label = wrapText(font(px, row.emphasis), QString::fromStdString(row.label),
+                           std::max(px * 3.0, inner - valueW - px));
+        r.source = wrapText(font(px * kSourceScale), QString::fromStdString(row.source), inner);
+        const double y = top + px * 0.3;
+        const double lineH = std::max(r.label.height(), r.value.height());
+        r.labelBox = QRectF(left + inset, y, inner - valueW - px, r.label.height());
+        r.valueBox = QRectF(left + inset + inner - valueW, y, valueW, r.value.height());
+        r.sourceBox = QRectF(left + inset, y + lineH, inner, r.source.height());
+        const double h = px * 0.3 + lineH + r.source.height() + px * 0.35;
+        r.band = QRectF(left, top, width, h);
+        top += h;
+        l.rows.push_back(std::move(r));
+    }
+    l.bottom = top + l.pad;
+    return l;
+}
+
+FactsView::Layout FactsView::layoutFor(const QRectF& bounds) const {
+    // The slide's body size, smaller while the rows do not fit, down to the floor and no
+    // further: below it the table overflows (and the lint says so) rather than turn unreadable.
+    double px = std::min(m_type.px(TextRole::Body), std::max(1.0, bounds.width() / 16.0));
+    Layout l = layoutAt(bounds, std::max(px, m_type.floor()));
+    while (l.bottom > bounds.bottom() && px > m_type.floor()) {
+        px = std::max(m_type.floor(), px * 0.92);
+        l = layoutAt(bounds, px);
+    }
+    return l;
+}
+
+std::vector<QRectF> FactsView::rowRects(const QRectF& bounds) const {
+    std::vector<QRectF> out;
+    for (const RowLayout& r : layoutFor(bounds).rows)
+        out.push_back(r.band);
+    return out;
+}
+
+int FactsView::rowAt(const QPointF& pos) const {
+    const std::vector<QRectF> rows = rowRects(rect());
+    return indexAt(
+        static_cast<int>(rows.size()), [&](int i) { return rows[static_cast<std::size_t>(i)]; },
+        pos);
+}
+
+void FactsView::paint(QPainter& painter, const QRectF& bounds) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.fillRect(bounds, m_theme.background);
+    const Layout l = layoutFor(bounds);
+    drawWrapped(painter, l.titleBox, l.title, m_theme.foreground);
+    for (std::size_t i = 0; i < l.rows.size() && i < m_frame.rows.size(); ++i) {
+        const FactRow& row = m_frame.rows[i];
+        const RowLayout& r = l.rows[i];
+        if (row.emphasis) {
+            painter.fillRect(r.band, mixColors(m_theme.background, m_theme.accent,
+                                               m_theme.isDark ? 0.16 : 0.09));
+            painter.fillRect(QRectF(r.band.left(), r.band.top(), l.px * 0.22, r.band.height()),
+                             m_theme.accent);
+        }
+        drawWrapped(painter, r.valueBox, r.value,
+                    row.emphasis ? m_theme.accent : m_theme.foreground,
+                    Qt::AlignRight | Qt::AlignTop);
+        drawWrapped(painter, r.labelBox, r.label, m_theme.foreground);
+        drawWrapped(painter, r.sourceBox, r.source, m_theme.muted);
+        if (i + 1 < l.rows.size()) {
+            painter.setPen(QPen(m_theme.grid, 1.0));
+            painter.drawLine(QPointF(r.band.left(), r.band.bottom()),
+                             QPointF(r.band.right(), r.band.bottom()));
+        }
+    }
+    painter.restore();
+}
+
+bool FactsView::event(QEvent* event) {
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            return tipOf(m_frame.rows, rowAt(pos), &FactRow::source);
+        }))
+        return true;
+    return QWidget::event(event);
+}
+
+} // namespace wb

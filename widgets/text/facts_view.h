@@ -1,0 +1,50 @@
+#pragma once
+// A compact table of the numbers a step is about: label, value and, in smaller muted type, where
+// the number comes from. Label, value and source wrap onto more lines; type gets smaller only
+// down to the slide's floor. Hovering a row shows its source.
+#include "drawing/frame_view.h"
+#include "frames/facts_frame.h"
+#include "text/text_layout.h"
+
+#include <QPainter>
+#include <QWidget>
+#include <vector>
+
+namespace wb {
+
+class FactsView : public FrameView<FactsFrame> {
+    Q_OBJECT
+public:
+    explicit FactsView(QWidget* parent = nullptr);
+
+    void paint(QPainter& painter, const QRectF& bounds) const override;
+
+    // Row bands for a given area; the view itself uses rect().
+    std::vector<QRectF> rowRects(const QRectF& bounds) const;
+    // Index of the row under `pos` in widget coordinates, or -1.
+    int rowAt(const QPointF& pos) const;
+
+    QSize sizeHint() const override { return {420, 320}; }
+
+protected:
+    bool event(QEvent* event) override;
+
+private:
+    struct RowLayout {
+        QRectF band;
+        QRectF labelBox, valueBox, sourceBox;
+        WrappedText label, value, source;
+    };
+    struct Layout {
+        double px = 12.0; // label and value size
+        double pad = 8.0;
+        QRectF titleBox;
+        WrappedText title;
+        std::vector<RowLayout> rows;
+        double bottom = 0.0;
+    };
+    Layout layoutAt(const QRectF& bounds, double px) const;
+    Layout layoutFor(const QRectF& bounds) const;
+};
+
+} // namespace wb

@@ -1,0 +1,94 @@
+#include "text/text_layout.h"
+
+#include <QFontMetricsF>
+#include <QTextLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace wb {
+
+double WrappedText::width() const {
+    double w = 0;
+    for (double lw : lineWidths)
+        w = std::max(w, lw);
+    return w;
+}
+
+double WrappedText::height() const {
+    if (lines.empty())
+        return 0;
+    return lineHeight * static_cast<double>(lines.size());
+}
+
+WrappedText wrapText(const QFont& font, const QString& text, double width) {
+    WrappedText out;
+    out.font = font;
+    const QFontMetricsF fm(font);
+    out.lineHeight = fm.height();
+    out.ascent = fm.ascent();
+    if (text.isEmpty())
+        return out;
+    const bool unbounded = !(width > 0) || !std::isfinite(width);
+    const QStringList paragraphs = text.split(QLatin1Char('\n'));
+    for (const QString& paragraph : paragraphs) {
+        if (paragraph.isEmpty()) {
+            out.lines.emplace_back();
+            out.lineWidths.push_back(0);
+            continue;
+        }
+        if (unbounded) {
+            out.lines.push_back(paragraph);
+            out.lineWidths.push_back(fm.horizontalAdvance(paragraph));
+            continue;
+        }
+        QTextLayout layout(paragraph, font);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            const QString piece = paragraph.mid(line.textStart(), line.textLength()).trimmed();
+            out.lines.push_back(piece);
+            out.lineWidths.push_back(fm.horizontalAdvance(piece));
+        }
+        layout.endLayout();
+    }
+    return out;
+}
+
+double wrappedHeight(const QFont& font, const QString& text, double width) {
+    return wrapText(font, text, width).height();
+}
+
+double drawWrapped(QPainter& painter, const QRectF& rect, const WrappedText& block,
+                   const QColor& colour, Qt::Alignment align) {
+    if (block.empty())
+        return 0;
+    const double h = block.height();
+    double top = rect.top();
+    if (align & Qt::AlignVCenter)
+        top = rect.center().y() - h / 2.0;
+    else if (align & Qt::AlignBottom)
+        top = rect.bottom() - h;
+    painter.setFont(block.font);
+    painter.setPen(colour);
+    for (std::size_t i = 0; i < block.lines.size(); ++i) {
+        const double lw = block.lineWidths[i];
+        double x = rect.left();
+        if (align & Qt::AlignHCenter)
+            x = rect.center().x() - lw / 2.0;
+        else if (align & Qt::AlignRight)
+            x = rect.right() - lw;
+        const double baseline = top + static_cast<double>(i) * block.lineHeight + block.ascent;
+        painter.drawText(QPointF(x, baseline), block.lines[i]);
+    }
+    return h;
+}
+
+double drawWrappedText(QPainter& painter, const QRectF& rect, const QFont& font,
+                       const QColor& colour, const QString& text, Qt::Alignment align) {
+    return drawWrapped(painter, rect, wrapText(font, text, rect.width()), colour, align);
+}
+
+} // namespace wb

@@ -1,0 +1,284 @@
+#include "timeline/issue_timeline_view.h"
+
+#include "charts/tick_step.h"
+#include "drawing/hover_tip.h"
+#include "text/view_text.h"
+
+#include <QHelpEvent>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace wb {
+
+namespace {
+
+constexpr int kIdle = -1;
+
+// Whole-cycle ticks: 1, 2 or 5 × 10^k cycles, about `target` of them over `range`.
+int niceStep(int range, int target) {
+    return std::max(
+        1, static_cast<int>(niceTickStep(static_cast<double>(std::max(1, range)), target)));
+}
+
+} // namespace
+
+IssueTimelineView::IssueTimelineView(QWidget* parent)
+    : FrameView(parent) {}
+
+QString IssueTimelineView::captionText(const IssueTimelineFrame& frame) {
+    QString text = tr("utilisation %1 %").arg(std::lround(frame.utilization * 100.0));
+    if (!frame.caption.empty()) {
+        text += QStringLiteral(" \u00b7 ") + QString::fromStdString(frame.caption);
+    }
+    return text;
+}
+
+int IssueTimelineView::issuedAt(int scheduler, int cycle) const {
+    if (scheduler < 0 || static_cast<std::size_t>(scheduler) >= m_frame.issued.size()) {
+        return kIdle;
+    }
+    const std::vector<int>& row = m_frame.issued[static_cast<std::size_t>(scheduler)];
+    return cycle >= 0 && static_cast<std::size_t>(cycle) < row.size()
+               ? row[static_cast<std::size_t>(cycle)]
+               : kIdle;
+}
+
+QString IssueTimelineView::cellText(const IssueTimelineFrame& frame, int scheduler, int cycle) {
+    int warp = kIdle;
+    if (scheduler >= 0 && static_cast<std::size_t>(scheduler) < frame.issued.size() && cycle >= 0 &&
+        static_cast<std::size_t>(cycle) <
+            frame.issued[static_cast<std::size_t>(scheduler)].size()) {
+        warp = frame.issued[static_cast<std::size_t>(scheduler)][static_cast<std::size_t>(cycle)];
+    }
+    const QString where = tr("scheduler %1 \u00b7 cycle %2").arg(scheduler).arg(cycle);
+    return warp >= 0 ? where + tr(": warp %1 issued").arg(warp)
+                     : where + tr(": idle, every warp stalled");
+}
+
+IssueTimelineView::Layout IssueTimelineView::layoutFor(const QRectF& bounds) const {
+    Layout l;
+    l.em = layoutEm(bounds, {30.0, 16.0, 1.0});
+    const double pad = l.em * 0.8;
+    const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
+    l.title =
+        QRectF(inner.left(), inner.top(), inner.width(), m_frame.title.empty() ? 0.0 : l.em * 1.7);
+    l.caption = QRectF(inner.left(), l.title.bottom(), inner.width(), l.em * 1.6);
+    const double labelW =
+        QFontMetricsF(m_theme.fontAtPixels(l.em * 0.9))
+            .horizontalAdvance(tr("sched %1").arg(std::max(0, m_frame.schedulers - 1))) +
+        l.em * 0.8;
+    const int rows = std::max(1, m_frame.schedulers);
+    const double top = l.caption.bottom() + l.em * 0.8;
+    const double bottomReserve = l.em * 1.6 + l.em * 2.0; // axis, legend
+    const double available = std::max(0.0, inner.bottom() - top - bottomReserve);
+    l.rowH = std::min(l.em * 3.4, available / rows);
+    l.plot = QRectF(inner.left() + labelW, top, inner.width() - labelW, l.rowH * rows);
+    l.labels = QRectF(inner.left(), top, labelW, l.plot.height());
+    l.colW = l.plot.width() / std::max(1, m_frame.cycles);
+    l.axis = QRectF(l.plot.left(), l.plot.bottom(), l.plot.width(), l.em * 1.6);
+    l.legend = QRectF(inner.left(), l.axis.bottom() + l.em * 0.3, inner.width(), l.em * 1.5);
+    return l;
+}
+
+QRectF IssueTimelineView::plotRect(const QRectF& bounds) const {
+    return layoutFor(bounds).plot;
+}
+
+QRectF IssueTimelineView::cellRect(const QRectF& bounds, int scheduler, int cycle) const {
+    const Layout l = layoutFor(bounds);
+    return {l.plot.left() + cycle * l.colW, l.plot.top() + scheduler * l.rowH, l.colW, l.rowH};
+}
+
+bool IssueTimelineView::cellAt(const QPointF& pos, int* scheduler, int* cycle) const {
+    const Layout l = layoutFor(QRectF(rect()));
+    if (!l.plot.contains(pos) || l.colW <= 0.0 || l.rowH <= 0.0) {
+        return false;
+    }
+    const int s = static_cast<int>((pos.y() - l.plot.top()) / l.rowH);
+    const int c = static_cast<int>((pos.x() - l.plot.left()) / l.colW);
+    if (s < 0 || s >= m_frame.schedulers || c < 0 ||
+        c >= std::min(m_frame.shownUpTo, m_frame.cycles)) {
+        return false;
+    }
+    *scheduler = s;
+    *cycle = c;
+    return true;
+}
+
+void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    painter.fillRect(bounds, m_theme.background);
+    const Layout l = layoutFor(bounds);
+    const double em = l.em;
+
+    if (!m_frame.title.empty())
+        drawElidedLine(painter, l.title, m_theme.fontAtPixels(em * 1.15, true), m_theme.foreground,
+                       QString::fromStdString(m_frame.title));
+    drawElidedLine(painter, l.caption, m_theme.fontAtPixels(em * 1.0, true), m_theme.foreground,
+                   captionText(m_frame));
+
+    const int rows = std::max(0, m_frame.schedulers);
+    const int shown = std::clamp(m_frame.shownUpTo, 0, std::max(0, m_frame.cycles));
+    const QColor idleBack = m_theme.surface;
+    const QBrush hatch(m_theme.isDark ? m_theme.grid.lighter(130) : m_theme.grid.darker(115),
+                       Qt::BDiagPattern);
+    const QFont labelFont = m_theme.fontAtPixels(em * 0.9);
+    const double gap = l.rowH > 8.0 ? std::max(1.0, l.rowH * 0.1) : 0.0;
+    int rectsDrawn = 0;
+
+    // One cell segment: [x0, x1) in pixels, a warp id or kIdle.
+    const auto fillSegment = [&](double x0, double x1, double y, double hgt, int value) {
+        const QRectF r(x0, y, x1 - x0, hgt);
+        if (value >= 0) {
+            painter.fillRect(r, warpColor(value));
+        } else {
+            painter.fillRect(r, idleBack);
+            painter.fillRect(r, hatch);
+        }
+        ++rectsDrawn;
+    };
+
+    for (int s = 0; s < rows; ++s) {
+        const double y = l.plot.top() + s * l.rowH + gap / 2.0;
+        const double hgt = l.rowH - gap;
+        // The not-yet-revealed part of the row: a faint empty track.
+        painter.fillRect(QRectF(l.plot.left(), y, l.plot.width(), hgt),
+                         m_theme.isDark ? m_theme.background.lighter(115)
+                                        : QColor(0xfa, 0xfb, 0xfc));
+        painter.setFont(labelFont);
+        painter.setPen(m_theme.foreground);
+        painter.drawText(QRectF(l.labels.left(), y, l.labels.width() - em * 0.6, hgt),
+                         Qt::AlignRight | Qt::AlignVCenter, tr("sched %1").arg(s));
+        if (l.colW >= 2.0) {
+            // Merge runs of equal cells; draw each run once.
+            int start = 0;
+            while (start < shown) {
+                const int value = issuedAt(s, start);
+                int end = start + 1;
+                while (end < shown && issuedAt(s, end) == value) {
+                    ++end;
+                }
+                fillSegment(l.plot.left() + start * l.colW, l.plot.left() + end * l.colW, y, hgt,
+                            value);
+                start = end;
+            }
+        } else {
+            // Several cycles per pixel: bin by whole pixel, then merge equal neighbours.
+            const int pixels = static_cast<int>(std::ceil(shown * l.colW));
+            int runValue = 0;
+            int runStart = -1;
+            for (int px = 0; px <= pixels; ++px) {
+                int value = kIdle;
+                if (px < pixels) {
+                    // The first warp issued in the pixel's cycles; idle only if all were idle.
+                    const int c0 = static_cast<int>(px / l.colW);
+                    const int c1 =
+                        std::max(c0 + 1, std::min(shown, static_cast<int>((px + 1) / l.colW)));
+                    for (int c = c0; c < c1 && value == kIdle; ++c) {
+                        value = issuedAt(s, c);
+                    }
+                }
+                if (runStart >= 0 && (px == pixels || value != runValue)) {
+                    fillSegment(l.plot.left() + runStart, l.plot.left() + px, y, hgt, runValue);
+                    runStart = -1;
+                }
+                if (px < pixels && runStart < 0) {
+                    runStart = px;
+                    runValue = value;
+                }
+            }
+        }
+    }
+    // Cycle boundaries as thin background lines when cells are wide enough to count.
+    if (l.colW >= 6.0 && shown > 0) {
+        painter.setPen(QPen(m_theme.background, 1.0));
+        for (int c = 1; c < shown; ++c) {
+            const double x = std::round(l.plot.left() + c * l.colW);
+            painter.drawLine(QPointF(x, l.plot.top()), QPointF(x, l.plot.bottom()));
+        }
+    }
+    m_lastCellRects = rectsDrawn;
+
+    // "Now" marker at the revealed edge while playback runs.
+    if (shown > 0 && shown < m_frame.cycles) {
+        const double x = l.plot.left() + shown * l.colW;
+        painter.setPen(QPen(m_theme.accent, m_theme.lineWidth(2.0)));
+        painter.drawLine(QPointF(x, l.plot.top() - em * 0.3),
+                         QPointF(x, l.plot.bottom() + em * 0.3));
+    }
+
+    // Cycle axis.
+    const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
+    painter.setFont(axisFont);
+    const double tickW =
+        QFontMetricsF(axisFont).horizontalAdvance(QString::number(m_frame.cycles)) + em;
+    const int step =
+        niceStep(std::max(1, m_frame.cycles),
+                 std::max(2, static_cast<int>(l.plot.width() / std::max(tickW * 1.6, 1.0))));
+    for (int c = 0; c <= m_frame.cycles; c += step) {
+        const double x = l.plot.left() + c * l.colW;
+        painter.setPen(QPen(m_theme.grid, 1.0));
+        painter.drawLine(QPointF(x, l.axis.top()), QPointF(x, l.axis.top() + em * 0.35));
+        painter.setPen(m_theme.muted);
+        painter.drawText(QRectF(x - tickW / 2, l.axis.top() + em * 0.35, tickW, em * 1.1),
+                         Qt::AlignCenter, QString::number(c));
+    }
+    painter.setPen(m_theme.muted);
+    painter.drawText(
+        QRectF(l.labels.left(), l.axis.top() + em * 0.35, l.labels.width() - em * 0.6, em * 1.1),
+        Qt::AlignRight | Qt::AlignVCenter, tr("cycle"));
+
+    // Legend: the warps seen so far and the idle look.
+    std::set<int> warps;
+    for (int s = 0; s < rows && warps.size() < 13; ++s) {
+        for (int c = 0; c < shown && warps.size() < 13; ++c) {
+            if (issuedAt(s, c) >= 0) {
+                warps.insert(issuedAt(s, c));
+            }
+        }
+    }
+    const QFont legendFont = m_theme.fontAtPixels(em * 0.8);
+    painter.setFont(legendFont);
+    const QFontMetricsF fm(legendFont);
+    const double sw = em * 0.85;
+    double x = l.legend.left();
+    const double cy = l.legend.center().y();
+    const auto entry = [&](const QString& text, int value) {
+        const double need = sw * 1.4 + fm.horizontalAdvance(text) + em;
+        if (x + need > l.legend.right()) {
+            return false;
+        }
+        fillSegment(x, x + sw, cy - sw / 2, sw, value);
+        x += sw * 1.4;
+        painter.setPen(m_theme.muted);
+        painter.drawText(QRectF(x, l.legend.top(), need, l.legend.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += fm.horizontalAdvance(text) + em;
+        return true;
+    };
+    entry(tr("idle: every warp stalled"), kIdle);
+    int listed = 0;
+    for (const int w : warps) {
+        if (listed == 12 || !entry(tr("warp %1").arg(w), w)) {
+            break;
+        }
+        ++listed;
+    }
+    painter.restore();
+}
+
+bool IssueTimelineView::event(QEvent* event) {
+    if (handleHoverTip(this, event, [this](QPointF pos) {
+            int s = 0;
+            int c = 0;
+            return cellAt(pos, &s, &c) ? cellText(m_frame, s, c) : QString();
+        }))
+        return true;
+    return QWidget::event(event);
+}
+
+} // namespace wb

@@ -1,0 +1,60 @@
+#pragma once
+// Issue slots of an SM's warp schedulers over time: one row per scheduler, one column per
+// cycle, each cell in the colour of the warp it issued or hatched when every warp stalled.
+// Runs of equal cells are merged and sub-pixel columns binned, so thousands of cycles
+// draw as a few hundred rectangles.
+#include "drawing/frame_view.h"
+#include "drawing/theme.h"
+#include "frames/issue_timeline_frame.h"
+
+#include <QPainter>
+#include <QWidget>
+
+namespace wb {
+
+class IssueTimelineView : public FrameView<IssueTimelineFrame> {
+    Q_OBJECT
+public:
+    explicit IssueTimelineView(QWidget* parent = nullptr);
+
+    void paint(QPainter& painter, const QRectF& bounds) const override;
+
+    // Geometry paint() uses for `bounds`: the whole plot, and one scheduler × cycle cell.
+    QRectF plotRect(const QRectF& bounds) const;
+    QRectF cellRect(const QRectF& bounds, int scheduler, int cycle) const;
+    // Scheduler and cycle under `pos` in widget coordinates; false outside the plot.
+    bool cellAt(const QPointF& pos, int* scheduler, int* cycle) const;
+
+    QColor warpColor(int warp) const { return m_theme.seriesColor(warp); }
+    // "utilisation 23 % · <caption>"
+    static QString captionText(const IssueTimelineFrame& frame);
+    // Hover text for one cell: "scheduler 1 · cycle 40: warp 5 issued".
+    static QString cellText(const IssueTimelineFrame& frame, int scheduler, int cycle);
+    // Rectangles the last paint() filled for cells: stays small for long timelines.
+    int lastCellRects() const { return m_lastCellRects; }
+
+    QSize sizeHint() const override { return {900, 400}; }
+    QSize minimumSizeHint() const override { return {320, 200}; }
+
+protected:
+    bool event(QEvent* event) override;
+
+private:
+    struct Layout {
+        double em = 12.0;
+        QRectF title;
+        QRectF caption;
+        QRectF labels; // scheduler names, left of the plot
+        QRectF plot;
+        double rowH = 0.0;
+        double colW = 0.0;
+        QRectF axis;
+        QRectF legend;
+    };
+    Layout layoutFor(const QRectF& bounds) const;
+    int issuedAt(int scheduler, int cycle) const;
+
+    mutable int m_lastCellRects = 0;
+};
+
+} // namespace wb
