@@ -218,8 +218,6 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.fillRect(bounds, m_theme.background);
     const Layout l = layoutFor(bounds);
-    const double em = l.em;
-    const bool horiz = m_frame.horizontal;
 
     drawHeader(painter, l.header);
     drawLegend(painter, l.legend.topLeft(), l.legendLayout, legendEntries(), m_theme.foreground);
@@ -228,8 +226,18 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.restore();
         return;
     }
+    drawValueAxis(painter, l);
+    drawBars(painter, l);
+    drawAxisBaseline(painter, l);
+    // Reference lines last, over the bars: the limit must stay visible where a bar passes it.
+    drawReferences(painter, l);
+    painter.restore();
+}
 
-    // Value axis: grid lines at round values, labelled in the frame's unit.
+// Value axis: grid lines at round values, labelled in the frame's unit.
+void BarChartView::drawValueAxis(QPainter& painter, const Layout& l) const {
+    const double em = l.em;
+    const bool horiz = m_frame.horizontal;
     const double top = axisMax();
     const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
     painter.setFont(axisFont);
@@ -270,93 +278,122 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.restore();
         }
     }
+}
 
-    // Bars: segments stacked from zero, a background hairline between them, the total at
-    // the end, the category label beside.
-    const QFont labelFont = m_theme.fontAtPixels(em * 0.85);
-    const QFont labelBold = m_theme.fontAtPixels(em * 0.85, true);
-    const QFont valueFont = m_theme.fontAtPixels(em * 0.75);
-    const QFontMetricsF vm(valueFont);
+// Bars: segments stacked from zero, a background hairline between them, the total at
+// the end, the category label beside. One category at a time, all its parts before the next.
+void BarChartView::drawBars(QPainter& painter, const Layout& l) const {
+    const QFont labelFont = m_theme.fontAtPixels(l.em * 0.85);
+    const QFont labelBold = m_theme.fontAtPixels(l.em * 0.85, true);
+    const QFont valueFont = m_theme.fontAtPixels(l.em * 0.75);
     for (int c = 0; c < static_cast<int>(m_frame.categories.size()); ++c) {
-        const BarCategory& cat = m_frame.categories[static_cast<std::size_t>(c)];
-        const QRectF lane = laneRect(l, c);
-        // A bar of one segment already shows its value at its end.
-        const auto parts = std::count_if(cat.segments.begin(), cat.segments.end(),
-                                         [](const BarSegment& x) { return drawable(x.value) > 0; });
-        for (int s = 0; s < static_cast<int>(cat.segments.size()); ++s) {
-            const BarSegment& seg = cat.segments[static_cast<std::size_t>(s)];
-            if (drawable(seg.value) <= 0)
-                continue;
-            const QRectF r = segmentRectIn(l, c, s);
-            const QColor fill = seriesColor(seg.series);
-            painter.fillRect(r, fill);
-            if ((horiz ? r.width() : r.height()) >= 4.0) {
-                painter.setPen(QPen(m_theme.background, 1.0));
-                if (horiz)
-                    painter.drawLine(r.topLeft(), r.bottomLeft());
-                else
-                    painter.drawLine(r.bottomLeft(), r.bottomRight());
-            }
-            const QString text = valueText(seg.value);
-            if (parts > 1 && vm.horizontalAdvance(text) + 6 <= r.width() &&
-                vm.height() + 2 <= r.height()) {
-                painter.setFont(valueFont);
-                painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
-                                                        : QColor(Qt::white));
-                painter.drawText(r, Qt::AlignCenter, text);
-            }
-        }
-        const double sum = total(cat);
-        const double end = posOf(l, sum);
-        painter.setFont(valueFont);
-        painter.setPen(m_theme.foreground);
-        if (sum > 0) {
+        drawSegments(painter, l, c, valueFont);
+        drawTotal(painter, l, c, valueFont);
+        drawCategoryLabel(painter, l, c, c == m_frame.emphasis ? labelBold : labelFont);
+    }
+}
+
+// The segments of category `c`, each with its value inside where it fits.
+void BarChartView::drawSegments(QPainter& painter, const Layout& l, int c,
+                                const QFont& valueFont) const {
+    const bool horiz = m_frame.horizontal;
+    const QFontMetricsF vm(valueFont);
+    const BarCategory& cat = m_frame.categories[static_cast<std::size_t>(c)];
+    // A bar of one segment already shows its value at its end.
+    const auto parts = std::count_if(cat.segments.begin(), cat.segments.end(),
+                                     [](const BarSegment& x) { return drawable(x.value) > 0; });
+    for (int s = 0; s < static_cast<int>(cat.segments.size()); ++s) {
+        const BarSegment& seg = cat.segments[static_cast<std::size_t>(s)];
+        if (drawable(seg.value) <= 0)
+            continue;
+        const QRectF r = segmentRectIn(l, c, s);
+        const QColor fill = seriesColor(seg.series);
+        painter.fillRect(r, fill);
+        if ((horiz ? r.width() : r.height()) >= 4.0) {
+            painter.setPen(QPen(m_theme.background, 1.0));
             if (horiz)
-                painter.drawText(QRectF(end + em * 0.3, lane.top(), em * 6, lane.height()),
-                                 Qt::AlignLeft | Qt::AlignVCenter, valueText(sum));
+                painter.drawLine(r.topLeft(), r.bottomLeft());
             else
-                painter.drawText(
-                    QRectF(lane.center().x() - l.lane / 2, end - em * 1.2, l.lane, em * 1.1),
-                    Qt::AlignHCenter | Qt::AlignBottom, valueText(sum));
+                painter.drawLine(r.bottomLeft(), r.bottomRight());
         }
-        const bool emphasised = c == m_frame.emphasis;
-        if (emphasised && sum > 0) {
-            const QRectF bar =
-                horiz ? QRectF(lane.left(), lane.top(), end - lane.left(), lane.height())
-                      : QRectF(lane.left(), end, lane.width(), lane.bottom() - end);
-            const double w = m_theme.lineWidth(2.5);
-            painter.setPen(QPen(m_theme.accent, w));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(bar.adjusted(-w / 2, -w / 2, w / 2, w / 2));
-        }
-        const QFont& lf = emphasised ? labelBold : labelFont;
-        painter.setFont(lf);
-        painter.setPen(m_theme.foreground);
-        const QString label = QString::fromStdString(cat.label);
-        if (horiz) {
-            // Long labels wrap within the lane; a one-line lane elides instead.
-            const QRectF box(l.labels.left(), lane.top() - l.lane * 0.2,
-                             l.labels.width() - em * 0.5, l.lane);
-            const bool roomy = box.height() >= QFontMetricsF(lf).height() * 2.2;
-            painter.drawText(box,
-                             static_cast<int>(Qt::AlignRight | Qt::AlignVCenter) |
-                                 (roomy ? static_cast<int>(Qt::TextWordWrap) : 0),
-                             roomy ? label : elided(lf, label, box.width()));
-        } else {
-            const QRectF box(lane.center().x() - l.lane / 2 + 2, l.labels.top() + em * 0.2,
-                             l.lane - 4, l.labels.height() - em * 0.2);
-            painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, label);
+        const QString text = valueText(seg.value);
+        if (parts > 1 && vm.horizontalAdvance(text) + 6 <= r.width() &&
+            vm.height() + 2 <= r.height()) {
+            painter.setFont(valueFont);
+            painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white));
+            painter.drawText(r, Qt::AlignCenter, text);
         }
     }
+}
 
-    // Axis baseline.
+// The total at the end of category `c`'s bar, and the outline when it is the emphasised one.
+void BarChartView::drawTotal(QPainter& painter, const Layout& l, int c,
+                             const QFont& valueFont) const {
+    const double em = l.em;
+    const bool horiz = m_frame.horizontal;
+    const QRectF lane = laneRect(l, c);
+    const double sum = total(m_frame.categories[static_cast<std::size_t>(c)]);
+    const double end = posOf(l, sum);
+    painter.setFont(valueFont);
+    painter.setPen(m_theme.foreground);
+    if (sum > 0) {
+        if (horiz)
+            painter.drawText(QRectF(end + em * 0.3, lane.top(), em * 6, lane.height()),
+                             Qt::AlignLeft | Qt::AlignVCenter, valueText(sum));
+        else
+            painter.drawText(
+                QRectF(lane.center().x() - l.lane / 2, end - em * 1.2, l.lane, em * 1.1),
+                Qt::AlignHCenter | Qt::AlignBottom, valueText(sum));
+    }
+    const bool emphasised = c == m_frame.emphasis;
+    if (emphasised && sum > 0) {
+        const QRectF bar = horiz ? QRectF(lane.left(), lane.top(), end - lane.left(), lane.height())
+                                 : QRectF(lane.left(), end, lane.width(), lane.bottom() - end);
+        const double w = m_theme.lineWidth(2.5);
+        painter.setPen(QPen(m_theme.accent, w));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(bar.adjusted(-w / 2, -w / 2, w / 2, w / 2));
+    }
+}
+
+// The label of category `c` beside its bar, in `lf` (bold for the emphasised bar).
+void BarChartView::drawCategoryLabel(QPainter& painter, const Layout& l, int c,
+                                     const QFont& lf) const {
+    const double em = l.em;
+    const QRectF lane = laneRect(l, c);
+    painter.setFont(lf);
+    painter.setPen(m_theme.foreground);
+    const QString label =
+        QString::fromStdString(m_frame.categories[static_cast<std::size_t>(c)].label);
+    if (m_frame.horizontal) {
+        // Long labels wrap within the lane; a one-line lane elides instead.
+        const QRectF box(l.labels.left(), lane.top() - l.lane * 0.2, l.labels.width() - em * 0.5,
+                         l.lane);
+        const bool roomy = box.height() >= QFontMetricsF(lf).height() * 2.2;
+        painter.drawText(box,
+                         static_cast<int>(Qt::AlignRight | Qt::AlignVCenter) |
+                             (roomy ? static_cast<int>(Qt::TextWordWrap) : 0),
+                         roomy ? label : elided(lf, label, box.width()));
+    } else {
+        const QRectF box(lane.center().x() - l.lane / 2 + 2, l.labels.top() + em * 0.2, l.lane - 4,
+                         l.labels.height() - em * 0.2);
+        painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, label);
+    }
+}
+
+// Axis baseline.
+void BarChartView::drawAxisBaseline(QPainter& painter, const Layout& l) const {
     painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.0)));
-    if (horiz)
+    if (m_frame.horizontal)
         painter.drawLine(l.plot.topLeft(), l.plot.bottomLeft());
     else
         painter.drawLine(l.plot.bottomLeft(), l.plot.bottomRight());
+}
 
-    // Reference lines last, over the bars: the limit must stay visible where a bar passes it.
+// Reference lines (a GPU's HBM), dashed, each labelled on a plate.
+void BarChartView::drawReferences(QPainter& painter, const Layout& l) const {
+    const double em = l.em;
+    const bool horiz = m_frame.horizontal;
     const QColor rc = referenceColor();
     for (const BarReference& ref : m_frame.references) {
         if (drawable(ref.value) <= 0)
@@ -382,7 +419,6 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setPen(rc);
         painter.drawText(box, Qt::AlignCenter, elided(f, text, box.width()));
     }
-    painter.restore();
 }
 
 } // namespace wb

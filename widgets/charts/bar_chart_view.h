@@ -55,6 +55,18 @@ private:
     double posOf(const Layout& l, double value) const;
     QRectF laneRect(const Layout& l, int category) const;
     QRectF segmentRectIn(const Layout& l, int category, int segment) const;
+
+    // The passes of paint(), in the order it runs them; drawBars draws each category with
+    // drawSegments, drawTotal and drawCategoryLabel.
+    void drawValueAxis(QPainter& painter, const Layout& l) const;
+    void drawBars(QPainter& painter, const Layout& l) const;
+    void drawSegments(QPainter& painter, const Layout& l, int category,
+                      const QFont& valueFont) const;
+    void drawTotal(QPainter& painter, const Layout& l, int category, const QFont& valueFont) const;
+    void drawCategoryLabel(QPainter& painter, const Layout& l, int category,
+                           const QFont& font) const;
+    void drawAxisBaseline(QPainter& painter, const Layout& l) const;
+    void drawReferences(QPainter& painter, const Layout& l) const;
 };
 
 } // namespace wb

@@ -113,35 +113,45 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.fillRect(bounds, m_theme.background);
     const Layout l = layoutFor(bounds);
-    const double em = l.em;
 
     if (!m_frame.title.empty())
-        drawElidedLine(painter, l.title, m_theme.fontAtPixels(em * 1.15, true), m_theme.foreground,
-                       QString::fromStdString(m_frame.title));
-    drawElidedLine(painter, l.caption, m_theme.fontAtPixels(em * 1.0, true), m_theme.foreground,
+        drawElidedLine(painter, l.title, m_theme.fontAtPixels(l.em * 1.15, true),
+                       m_theme.foreground, QString::fromStdString(m_frame.title));
+    drawElidedLine(painter, l.caption, m_theme.fontAtPixels(l.em * 1.0, true), m_theme.foreground,
                    captionText(m_frame));
 
-    const int rows = std::max(0, m_frame.schedulers);
     const int shown = std::clamp(m_frame.shownUpTo, 0, std::max(0, m_frame.cycles));
-    const QColor idleBack = m_theme.surface;
+    // Idle cells and the legend's idle swatch share one hatch.
     const QBrush hatch(m_theme.isDark ? m_theme.grid.lighter(130) : m_theme.grid.darker(115),
                        Qt::BDiagPattern);
-    const QFont labelFont = m_theme.fontAtPixels(em * 0.9);
+    m_lastCellRects = drawSchedulerRows(painter, l, shown, hatch);
+    drawCycleBoundaries(painter, l, shown);
+    drawNowMarker(painter, l, shown);
+    drawCycleAxis(painter, l);
+    drawWarpLegend(painter, l, shown, hatch);
+    painter.restore();
+}
+
+// One cell segment: [x0, x1) in pixels, a warp id or kIdle (hatched with `hatch`).
+void IssueTimelineView::fillSegment(QPainter& painter, double x0, double x1, double y, double hgt,
+                                    int value, const QBrush& hatch) const {
+    const QRectF r(x0, y, x1 - x0, hgt);
+    if (value >= 0) {
+        painter.fillRect(r, warpColor(value));
+    } else {
+        painter.fillRect(r, m_theme.surface);
+        painter.fillRect(r, hatch);
+    }
+}
+
+// One row per scheduler: its track, its name and the cells revealed so far. Returns how many
+// cell segments it filled.
+int IssueTimelineView::drawSchedulerRows(QPainter& painter, const Layout& l, int shown,
+                                         const QBrush& hatch) const {
+    const int rows = std::max(0, m_frame.schedulers);
+    const QFont labelFont = m_theme.fontAtPixels(l.em * 0.9);
     const double gap = l.rowH > 8.0 ? std::max(1.0, l.rowH * 0.1) : 0.0;
     int rectsDrawn = 0;
-
-    // One cell segment: [x0, x1) in pixels, a warp id or kIdle.
-    const auto fillSegment = [&](double x0, double x1, double y, double hgt, int value) {
-        const QRectF r(x0, y, x1 - x0, hgt);
-        if (value >= 0) {
-            painter.fillRect(r, warpColor(value));
-        } else {
-            painter.fillRect(r, idleBack);
-            painter.fillRect(r, hatch);
-        }
-        ++rectsDrawn;
-    };
-
     for (int s = 0; s < rows; ++s) {
         const double y = l.plot.top() + s * l.rowH + gap / 2.0;
         const double hgt = l.rowH - gap;
@@ -151,49 +161,68 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
                                         : QColor(0xfa, 0xfb, 0xfc));
         painter.setFont(labelFont);
         painter.setPen(m_theme.foreground);
-        painter.drawText(QRectF(l.labels.left(), y, l.labels.width() - em * 0.6, hgt),
+        painter.drawText(QRectF(l.labels.left(), y, l.labels.width() - l.em * 0.6, hgt),
                          Qt::AlignRight | Qt::AlignVCenter, tr("sched %1").arg(s));
-        if (l.colW >= 2.0) {
-            // Merge runs of equal cells; draw each run once.
-            int start = 0;
-            while (start < shown) {
-                const int value = issuedAt(s, start);
-                int end = start + 1;
-                while (end < shown && issuedAt(s, end) == value) {
-                    ++end;
-                }
-                fillSegment(l.plot.left() + start * l.colW, l.plot.left() + end * l.colW, y, hgt,
-                            value);
-                start = end;
-            }
-        } else {
-            // Several cycles per pixel: bin by whole pixel, then merge equal neighbours.
-            const int pixels = static_cast<int>(std::ceil(shown * l.colW));
-            int runValue = 0;
-            int runStart = -1;
-            for (int px = 0; px <= pixels; ++px) {
-                int value = kIdle;
-                if (px < pixels) {
-                    // The first warp issued in the pixel's cycles; idle only if all were idle.
-                    const int c0 = static_cast<int>(px / l.colW);
-                    const int c1 =
-                        std::max(c0 + 1, std::min(shown, static_cast<int>((px + 1) / l.colW)));
-                    for (int c = c0; c < c1 && value == kIdle; ++c) {
-                        value = issuedAt(s, c);
-                    }
-                }
-                if (runStart >= 0 && (px == pixels || value != runValue)) {
-                    fillSegment(l.plot.left() + runStart, l.plot.left() + px, y, hgt, runValue);
-                    runStart = -1;
-                }
-                if (px < pixels && runStart < 0) {
-                    runStart = px;
-                    runValue = value;
-                }
+        rectsDrawn += l.colW >= 2.0 ? drawCellRuns(painter, l, s, y, hgt, shown, hatch)
+                                    : drawBinnedCells(painter, l, s, y, hgt, shown, hatch);
+    }
+    return rectsDrawn;
+}
+
+// Cells of scheduler `s` at two or more pixels a cycle. Returns the segments filled.
+int IssueTimelineView::drawCellRuns(QPainter& painter, const Layout& l, int s, double y, double hgt,
+                                    int shown, const QBrush& hatch) const {
+    int rectsDrawn = 0;
+    // Merge runs of equal cells; draw each run once.
+    int start = 0;
+    while (start < shown) {
+        const int value = issuedAt(s, start);
+        int end = start + 1;
+        while (end < shown && issuedAt(s, end) == value) {
+            ++end;
+        }
+        fillSegment(painter, l.plot.left() + start * l.colW, l.plot.left() + end * l.colW, y, hgt,
+                    value, hatch);
+        ++rectsDrawn;
+        start = end;
+    }
+    return rectsDrawn;
+}
+
+// Cells of scheduler `s` at under two pixels a cycle. Returns the segments filled.
+int IssueTimelineView::drawBinnedCells(QPainter& painter, const Layout& l, int s, double y,
+                                       double hgt, int shown, const QBrush& hatch) const {
+    int rectsDrawn = 0;
+    // Several cycles per pixel: bin by whole pixel, then merge equal neighbours.
+    const int pixels = static_cast<int>(std::ceil(shown * l.colW));
+    int runValue = 0;
+    int runStart = -1;
+    for (int px = 0; px <= pixels; ++px) {
+        int value = kIdle;
+        if (px < pixels) {
+            // The first warp issued in the pixel's cycles; idle only if all were idle.
+            const int c0 = static_cast<int>(px / l.colW);
+            const int c1 = std::max(c0 + 1, std::min(shown, static_cast<int>((px + 1) / l.colW)));
+            for (int c = c0; c < c1 && value == kIdle; ++c) {
+                value = issuedAt(s, c);
             }
         }
+        if (runStart >= 0 && (px == pixels || value != runValue)) {
+            fillSegment(painter, l.plot.left() + runStart, l.plot.left() + px, y, hgt, runValue,
+                        hatch);
+            ++rectsDrawn;
+            runStart = -1;
+        }
+        if (px < pixels && runStart < 0) {
+            runStart = px;
+            runValue = value;
+        }
     }
-    // Cycle boundaries as thin background lines when cells are wide enough to count.
+    return rectsDrawn;
+}
+
+// Cycle boundaries as thin background lines when cells are wide enough to count.
+void IssueTimelineView::drawCycleBoundaries(QPainter& painter, const Layout& l, int shown) const {
     if (l.colW >= 6.0 && shown > 0) {
         painter.setPen(QPen(m_theme.background, 1.0));
         for (int c = 1; c < shown; ++c) {
@@ -201,17 +230,21 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.drawLine(QPointF(x, l.plot.top()), QPointF(x, l.plot.bottom()));
         }
     }
-    m_lastCellRects = rectsDrawn;
+}
 
-    // "Now" marker at the revealed edge while playback runs.
+// "Now" marker at the revealed edge while playback runs.
+void IssueTimelineView::drawNowMarker(QPainter& painter, const Layout& l, int shown) const {
     if (shown > 0 && shown < m_frame.cycles) {
         const double x = l.plot.left() + shown * l.colW;
         painter.setPen(QPen(m_theme.accent, m_theme.lineWidth(2.0)));
-        painter.drawLine(QPointF(x, l.plot.top() - em * 0.3),
-                         QPointF(x, l.plot.bottom() + em * 0.3));
+        painter.drawLine(QPointF(x, l.plot.top() - l.em * 0.3),
+                         QPointF(x, l.plot.bottom() + l.em * 0.3));
     }
+}
 
-    // Cycle axis.
+// Cycle axis.
+void IssueTimelineView::drawCycleAxis(QPainter& painter, const Layout& l) const {
+    const double em = l.em;
     const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
     painter.setFont(axisFont);
     const double tickW =
@@ -231,8 +264,14 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.drawText(
         QRectF(l.labels.left(), l.axis.top() + em * 0.35, l.labels.width() - em * 0.6, em * 1.1),
         Qt::AlignRight | Qt::AlignVCenter, tr("cycle"));
+}
 
-    // Legend: the warps seen so far and the idle look.
+// Legend: the warps seen so far and the idle look. Its swatches are not counted in
+// lastCellRects().
+void IssueTimelineView::drawWarpLegend(QPainter& painter, const Layout& l, int shown,
+                                       const QBrush& hatch) const {
+    const double em = l.em;
+    const int rows = std::max(0, m_frame.schedulers);
     std::set<int> warps;
     for (int s = 0; s < rows && warps.size() < 13; ++s) {
         for (int c = 0; c < shown && warps.size() < 13; ++c) {
@@ -252,7 +291,7 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
         if (x + need > l.legend.right()) {
             return false;
         }
-        fillSegment(x, x + sw, cy - sw / 2, sw, value);
+        fillSegment(painter, x, x + sw, cy - sw / 2, sw, value, hatch);
         x += sw * 1.4;
         painter.setPen(m_theme.muted);
         painter.drawText(QRectF(x, l.legend.top(), need, l.legend.height()),
@@ -268,7 +307,6 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
         }
         ++listed;
     }
-    painter.restore();
 }
 
 bool IssueTimelineView::event(QEvent* event) {

@@ -53,6 +53,19 @@ private:
     };
     Layout layoutFor(const QRectF& bounds) const;
     int issuedAt(int scheduler, int cycle) const;
+    void fillSegment(QPainter& painter, double x0, double x1, double y, double hgt, int value,
+                     const QBrush& hatch) const;
+
+    // The passes of paint(), in the order it runs them; `shown` is the cycles revealed so far.
+    int drawSchedulerRows(QPainter& painter, const Layout& l, int shown, const QBrush& hatch) const;
+    int drawCellRuns(QPainter& painter, const Layout& l, int scheduler, double y, double hgt,
+                     int shown, const QBrush& hatch) const;
+    int drawBinnedCells(QPainter& painter, const Layout& l, int scheduler, double y, double hgt,
+                        int shown, const QBrush& hatch) const;
+    void drawCycleBoundaries(QPainter& painter, const Layout& l, int shown) const;
+    void drawNowMarker(QPainter& painter, const Layout& l, int shown) const;
+    void drawCycleAxis(QPainter& painter, const Layout& l) const;
+    void drawWarpLegend(QPainter& painter, const Layout& l, int shown, const QBrush& hatch) const;
 
     mutable int m_lastCellRects = 0;
 };

@@ -186,14 +186,23 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.fillRect(bounds, m_theme.background);
     const Layout l = layoutFor(bounds);
-    const double em = l.em;
 
     drawHeader(painter, l.header);
+    drawRows(painter, l);
+    if (m_frame.rows.empty()) { // nothing to put on a time axis
+        painter.restore();
+        return;
+    }
+    drawTimeAxis(painter, l);
+    drawCursor(painter, l);
+    drawLegend(painter, l.legend.topLeft(), l.legendLayout, legendEntries(), m_theme.foreground);
+    painter.restore();
+}
 
-    const bool playing = m_frame.cursorS >= 0;
-    const QFont labelFont = m_theme.fontAtPixels(em * 0.9);
-    const QFont barFont = m_theme.fontAtPixels(std::min(em * 0.8, l.rowH * 0.5));
-    const QFontMetricsF barMetrics(barFont);
+// Each row in turn: its track and label, its bubbles hatched, then its bars.
+void ScheduleView::drawRows(QPainter& painter, const Layout& l) const {
+    const QFont labelFont = m_theme.fontAtPixels(l.em * 0.9);
+    const QFont barFont = m_theme.fontAtPixels(std::min(l.em * 0.8, l.rowH * 0.5));
     const QBrush hatch(bubbleColor(), Qt::BDiagPattern);
     const QColor track =
         m_theme.isDark ? m_theme.background.lighter(115) : QColor(0xf6, 0xf7, 0xf9);
@@ -207,77 +216,90 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setFont(labelFont);
         painter.setPen(m_theme.foreground);
         painter.drawText(
-            QRectF(l.labels.left(), rr.top(), l.labels.width() - em * 0.5, rr.height()),
+            QRectF(l.labels.left(), rr.top(), l.labels.width() - l.em * 0.5, rr.height()),
             Qt::AlignRight | Qt::AlignVCenter,
             elided(labelFont, QString::fromStdString(row.label), l.labels.width()));
-        if (row.idleIsBubble) {
-            // Idle time of a pipeline stage is the bubble: hatch the gaps between its passes
-            // (up to the cursor while playing, so the bubble grows as the step runs).
-            const double until = playing ? std::min(m_frame.cursorS, m_frame.endS) : m_frame.endS;
-            std::vector<std::pair<double, double>> busy;
-            for (const ScheduleBar& b : row.bars)
-                busy.emplace_back(b.startS, b.endS);
-            std::sort(busy.begin(), busy.end());
-            // One fill per row: a pattern fill taller than about 96 pixels is split across Qt's
-            // thread pool, so a fill per gap (thousands of kernels) cost more in thread
-            // hand-offs than in pixels.
-            QPainterPath gaps;
-            double t = 0;
-            auto hatchGap = [&](double a, double b) {
-                if (b <= a)
-                    return;
-                gaps.addRect(QRectF(xOf(l, a), lane.top(), xOf(l, b) - xOf(l, a), lane.height()));
-            };
-            for (const auto& [s, e] : busy) {
-                hatchGap(t, std::min(s, until));
-                t = std::max(t, e);
-            }
-            hatchGap(t, until);
-            if (!gaps.isEmpty())
-                painter.fillPath(gaps, hatch);
-        }
-        for (int i = 0; i < static_cast<int>(row.bars.size()); ++i) {
-            const ScheduleBar& b = row.bars[static_cast<std::size_t>(i)];
-            const bool categorised =
-                b.category >= 0 && static_cast<std::size_t>(b.category) < m_frame.categories.size();
-            const QRectF br = barRect(l, r, i);
-            QColor fill =
-                categorised ? categoryColor(b.category, b.shade) : kindColor(b.kind, b.shade);
-            const bool future = playing && b.startS > m_frame.cursorS;
-            // Faint colours are opaque mixes, not alpha: a translucent fill over about 96
-            // pixel rows is split across Qt's thread pool, and thousands of bars then cost
-            // more in thread hand-offs than in pixels.
-            if (future)
-                fill = mixColors(track, fill, 0.22);
-            painter.fillRect(br, fill);
-            if (playing && !future && b.endS > m_frame.cursorS) {
-                // Running now: the part still to come is lighter.
-                const double xc = xOf(l, m_frame.cursorS);
-                painter.fillRect(QRectF(xc, br.top(), br.right() - xc, br.height()),
-                                 mixColors(m_theme.background, fill, 0.45));
-            }
-            if (br.width() >= 3.0) {
-                painter.setPen(QPen(m_theme.background, 1.0));
-                painter.drawLine(br.topLeft(), br.bottomLeft());
-            }
-            if (!b.label.empty() && !future) {
-                const QString text = QString::fromStdString(b.label);
-                if (barMetrics.horizontalAdvance(text) + 4 <= br.width() &&
-                    barMetrics.height() <= br.height()) {
-                    painter.setFont(barFont);
-                    painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
-                                                            : QColor(Qt::white));
-                    painter.drawText(br, Qt::AlignCenter, text);
-                }
-            }
-        }
+        if (row.idleIsBubble)
+            drawBubbles(painter, l, row, lane, hatch);
+        drawBars(painter, l, r, track, barFont);
     }
+}
 
-    if (m_frame.rows.empty()) { // nothing to put on a time axis
-        painter.restore();
-        return;
+// Idle time of a pipeline stage is the bubble: hatch the gaps between its passes
+// (up to the cursor while playing, so the bubble grows as the step runs).
+void ScheduleView::drawBubbles(QPainter& painter, const Layout& l, const ScheduleRow& row,
+                               const QRectF& lane, const QBrush& hatch) const {
+    const bool playing = m_frame.cursorS >= 0;
+    const double until = playing ? std::min(m_frame.cursorS, m_frame.endS) : m_frame.endS;
+    std::vector<std::pair<double, double>> busy;
+    for (const ScheduleBar& b : row.bars)
+        busy.emplace_back(b.startS, b.endS);
+    std::sort(busy.begin(), busy.end());
+    // One fill per row: a pattern fill taller than about 96 pixels is split across Qt's
+    // thread pool, so a fill per gap (thousands of kernels) cost more in thread
+    // hand-offs than in pixels.
+    QPainterPath gaps;
+    double t = 0;
+    auto hatchGap = [&](double a, double b) {
+        if (b <= a)
+            return;
+        gaps.addRect(QRectF(xOf(l, a), lane.top(), xOf(l, b) - xOf(l, a), lane.height()));
+    };
+    for (const auto& [s, e] : busy) {
+        hatchGap(t, std::min(s, until));
+        t = std::max(t, e);
     }
-    // Time axis.
+    hatchGap(t, until);
+    if (!gaps.isEmpty())
+        painter.fillPath(gaps, hatch);
+}
+
+// The bars of row `r`: faint while still to come, the running one lighter past the cursor,
+// labelled where the label fits. `track` is the row's background.
+void ScheduleView::drawBars(QPainter& painter, const Layout& l, int r, const QColor& track,
+                            const QFont& barFont) const {
+    const bool playing = m_frame.cursorS >= 0;
+    const QFontMetricsF barMetrics(barFont);
+    const ScheduleRow& row = m_frame.rows[static_cast<std::size_t>(r)];
+    for (int i = 0; i < static_cast<int>(row.bars.size()); ++i) {
+        const ScheduleBar& b = row.bars[static_cast<std::size_t>(i)];
+        const bool categorised =
+            b.category >= 0 && static_cast<std::size_t>(b.category) < m_frame.categories.size();
+        const QRectF br = barRect(l, r, i);
+        QColor fill = categorised ? categoryColor(b.category, b.shade) : kindColor(b.kind, b.shade);
+        const bool future = playing && b.startS > m_frame.cursorS;
+        // Faint colours are opaque mixes, not alpha: a translucent fill over about 96
+        // pixel rows is split across Qt's thread pool, and thousands of bars then cost
+        // more in thread hand-offs than in pixels.
+        if (future)
+            fill = mixColors(track, fill, 0.22);
+        painter.fillRect(br, fill);
+        if (playing && !future && b.endS > m_frame.cursorS) {
+            // Running now: the part still to come is lighter.
+            const double xc = xOf(l, m_frame.cursorS);
+            painter.fillRect(QRectF(xc, br.top(), br.right() - xc, br.height()),
+                             mixColors(m_theme.background, fill, 0.45));
+        }
+        if (br.width() >= 3.0) {
+            painter.setPen(QPen(m_theme.background, 1.0));
+            painter.drawLine(br.topLeft(), br.bottomLeft());
+        }
+        if (!b.label.empty() && !future) {
+            const QString text = QString::fromStdString(b.label);
+            if (barMetrics.horizontalAdvance(text) + 4 <= br.width() &&
+                barMetrics.height() <= br.height()) {
+                painter.setFont(barFont);
+                painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
+                                                        : QColor(Qt::white));
+                painter.drawText(br, Qt::AlignCenter, text);
+            }
+        }
+    }
+}
+
+// Time axis.
+void ScheduleView::drawTimeAxis(QPainter& painter, const Layout& l) const {
+    const double em = l.em;
     painter.setPen(QPen(m_theme.grid, m_theme.lineWidth(1.0)));
     painter.drawLine(QPointF(l.plot.left(), l.plot.bottom()),
                      QPointF(l.plot.right(), l.plot.bottom()));
@@ -303,14 +325,15 @@ void ScheduleView::paint(QPainter& painter, const QRectF& bounds) const {
                                                                     m_frame.axisUnit));
         }
     }
-    if (playing && m_frame.endS > 0) {
+}
+
+// The playback cursor, while playing.
+void ScheduleView::drawCursor(QPainter& painter, const Layout& l) const {
+    if (m_frame.cursorS >= 0 && m_frame.endS > 0) {
         const double x = xOf(l, m_frame.cursorS);
         painter.setPen(QPen(m_theme.accent, m_theme.lineWidth(2.0)));
         painter.drawLine(QPointF(x, l.plot.top()), QPointF(x, l.plot.bottom()));
     }
-
-    drawLegend(painter, l.legend.topLeft(), l.legendLayout, legendEntries(), m_theme.foreground);
-    painter.restore();
 }
 
 } // namespace wb

@@ -53,6 +53,16 @@ private:
     // make one and reuse it for every bar.
     QRectF barRect(const Layout& l, int row, int bar) const;
     double xOf(const Layout& l, double s) const;
+
+    // The passes of paint(), in the order it runs them; drawRows draws each row's bubbles
+    // and bars with drawBubbles and drawBars.
+    void drawRows(QPainter& painter, const Layout& l) const;
+    void drawBubbles(QPainter& painter, const Layout& l, const ScheduleRow& row, const QRectF& lane,
+                     const QBrush& hatch) const;
+    void drawBars(QPainter& painter, const Layout& l, int row, const QColor& track,
+                  const QFont& barFont) const;
+    void drawTimeAxis(QPainter& painter, const Layout& l) const;
+    void drawCursor(QPainter& painter, const Layout& l) const;
 };
 
 } // namespace wb

@@ -98,8 +98,26 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.fillRect(bounds, m_theme.background);
     const FabricLayout layout = layoutFor(bounds);
-    const double em = layout.em();
+    // The legend's line swatches repeat the links' width.
+    const double linkW =
+        m_theme.lineWidth(std::clamp(layout.rowHeight() * 0.08, 1.5, layout.em() * 0.3));
 
+    drawHeading(painter, layout);
+    // Links first, so the node boxes cover their ends.
+    drawLinks(painter, layout, linkW);
+    drawNodes(painter, layout);
+    drawEventBadges(painter, layout);
+    drawFlowGauges(painter, layout);
+    drawStyleLegend(painter, layout, linkW);
+    if (!m_frame.caption.empty())
+        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(layout.em() * 0.75),
+                       m_theme.muted, QString::fromStdString(m_frame.caption));
+    painter.restore();
+}
+
+// The title, the counters line, and a note in place of an empty fabric.
+void FabricView::drawHeading(QPainter& painter, const FabricLayout& layout) const {
+    const double em = layout.em();
     if (!m_frame.title.empty())
         drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
                        m_theme.foreground, QString::fromStdString(m_frame.title));
@@ -111,10 +129,13 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setFont(m_theme.fontAtPixels(em));
         painter.drawText(layout.graphRect(), Qt::AlignCenter, tr("No fabric in this frame"));
     }
+}
 
-    // Links first, so the node boxes cover their ends.
+// Each link in its state (busy colour, paused, waiting for credits) with its arrowhead, hold
+// mark, egress-queue and ingress-buffer bars.
+void FabricView::drawLinks(QPainter& painter, const FabricLayout& layout, double linkW) const {
+    const double em = layout.em();
     const double rowH = layout.rowHeight();
-    const double linkW = m_theme.lineWidth(std::clamp(rowH * 0.08, 1.5, em * 0.3));
     const QColor paused = pauseColor(m_theme);
     const QColor noCredit = noCreditColor(m_theme);
     for (std::size_t i = 0; i < m_frame.links.size(); ++i) {
@@ -156,8 +177,12 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
             drawBar(painter, m_theme, in, fraction(l.ingressBytes, l.ingressCapBytes),
                     ingressColor(m_theme));
     }
+}
 
-    // Nodes: hosts and switches as boxes with their names.
+// Nodes: hosts and switches as boxes with their names.
+void FabricView::drawNodes(QPainter& painter, const FabricLayout& layout) const {
+    const double em = layout.em();
+    const double rowH = layout.rowHeight();
     const QFont nodeFont =
         m_theme.fontAtPixels(std::min(em * 0.85, std::max(rowH * 0.4, 7.0)), true);
     for (std::size_t i = 0; i < m_frame.nodes.size(); ++i) {
@@ -180,8 +205,13 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
                              elided(nodeFont, QString::fromStdString(node.label), r.width() - 2));
         }
     }
+}
 
-    // Event badges: what happened on each link in the last moments, one badge per kind.
+// Event badges: what happened on each link in the last moments, one badge per kind.
+void FabricView::drawEventBadges(QPainter& painter, const FabricLayout& layout) const {
+    const double em = layout.em();
+    const double rowH = layout.rowHeight();
+    const QColor paused = pauseColor(m_theme);
     const QFont badgeFont = m_theme.fontAtPixels(std::clamp(rowH * 0.32, 7.0, em * 0.72), true);
     const QFontMetricsF badgeMetrics(badgeFont);
     painter.setFont(badgeFont);
@@ -219,9 +249,13 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
             x += w + em * 0.2;
         }
     }
+}
 
-    // Flow gauges: allowed rate as an outline, goodput filled; the victim in its own colour.
-    const QFont flowFont = m_theme.fontAtPixels(std::clamp(rowH * 0.3, 7.0, em * 0.8));
+// Flow gauges: allowed rate as an outline, goodput filled; the victim in its own colour.
+void FabricView::drawFlowGauges(QPainter& painter, const FabricLayout& layout) const {
+    const double em = layout.em();
+    const QFont flowFont =
+        m_theme.fontAtPixels(std::clamp(layout.rowHeight() * 0.3, 7.0, em * 0.8));
     const QFontMetricsF flowMetrics(flowFont);
     for (std::size_t i = 0; i < m_frame.flows.size(); ++i) {
         const FabricFrameFlow& f = m_frame.flows[i];
@@ -264,54 +298,54 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
                                 bar.width() * fraction(f.rateGbps, m_frame.linkGbps),
                                 bar.height()));
     }
+}
 
-    // Legend: what the link styles, bars and badges mean.
-    if (!m_frame.nodes.empty()) {
-        const QFont font = m_theme.fontAtPixels(em * 0.75);
-        const QFontMetricsF metrics(font);
-        painter.setFont(font);
-        const QRectF legend = layout.legendRect();
-        double x = legend.left();
-        const double cy = legend.center().y();
-        const double sw = em * 1.6;
-        auto label = [&](const QString& text) {
-            const double w = metrics.horizontalAdvance(text);
-            if (x + w > legend.right())
-                return false;
-            painter.setPen(m_theme.muted);
-            painter.drawText(QRectF(x, legend.top(), w + 2, legend.height()),
-                             Qt::AlignLeft | Qt::AlignVCenter, text);
-            x += w + em;
-            return true;
-        };
-        auto swatchLine = [&](const QColor& c, Qt::PenStyle style, double w) {
-            painter.setPen(QPen(c, w, style, Qt::FlatCap));
-            painter.drawLine(QPointF(x, cy), QPointF(x + sw, cy));
-            x += sw + em * 0.3;
-        };
-        auto swatchBox = [&](const QColor& c) {
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(c);
-            painter.drawRect(QRectF(x, cy - em * 0.3, sw, em * 0.6));
-            x += sw + em * 0.3;
-        };
-        swatchLine(paused, Qt::SolidLine, linkW * 1.8);
-        label(tr("PFC pause"));
-        swatchLine(noCredit, Qt::DashLine, linkW * 1.4);
-        label(tr("no IB credit"));
-        swatchLine(TopologyView::utilColor(m_theme, 1.0), Qt::SolidLine, linkW);
-        label(tr("busy"));
-        swatchBox(queueColor(m_theme));
-        label(tr("egress queue"));
-        swatchBox(ingressColor(m_theme));
-        label(tr("ingress (XOFF / credits)"));
-        label(tr("P pause · E ECN mark · C CNP · D drop · R resent"));
-    }
-
-    if (!m_frame.caption.empty())
-        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(em * 0.75),
-                       m_theme.muted, QString::fromStdString(m_frame.caption));
-    painter.restore();
+// Legend: what the link styles, bars and badges mean. Its line swatches take the links' width
+// `linkW`.
+void FabricView::drawStyleLegend(QPainter& painter, const FabricLayout& layout,
+                                 double linkW) const {
+    if (m_frame.nodes.empty())
+        return;
+    const double em = layout.em();
+    const QFont font = m_theme.fontAtPixels(em * 0.75);
+    const QFontMetricsF metrics(font);
+    painter.setFont(font);
+    const QRectF legend = layout.legendRect();
+    double x = legend.left();
+    const double cy = legend.center().y();
+    const double sw = em * 1.6;
+    auto label = [&](const QString& text) {
+        const double w = metrics.horizontalAdvance(text);
+        if (x + w > legend.right())
+            return false;
+        painter.setPen(m_theme.muted);
+        painter.drawText(QRectF(x, legend.top(), w + 2, legend.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += w + em;
+        return true;
+    };
+    auto swatchLine = [&](const QColor& c, Qt::PenStyle style, double w) {
+        painter.setPen(QPen(c, w, style, Qt::FlatCap));
+        painter.drawLine(QPointF(x, cy), QPointF(x + sw, cy));
+        x += sw + em * 0.3;
+    };
+    auto swatchBox = [&](const QColor& c) {
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(c);
+        painter.drawRect(QRectF(x, cy - em * 0.3, sw, em * 0.6));
+        x += sw + em * 0.3;
+    };
+    swatchLine(pauseColor(m_theme), Qt::SolidLine, linkW * 1.8);
+    label(tr("PFC pause"));
+    swatchLine(noCreditColor(m_theme), Qt::DashLine, linkW * 1.4);
+    label(tr("no IB credit"));
+    swatchLine(TopologyView::utilColor(m_theme, 1.0), Qt::SolidLine, linkW);
+    label(tr("busy"));
+    swatchBox(queueColor(m_theme));
+    label(tr("egress queue"));
+    swatchBox(ingressColor(m_theme));
+    label(tr("ingress (XOFF / credits)"));
+    label(tr("P pause · E ECN mark · C CNP · D drop · R resent"));
 }
 
 bool FabricView::event(QEvent* event) {

@@ -40,6 +40,15 @@ public:
 
 protected:
     bool event(QEvent* event) override;
+
+private:
+    // The passes of paint(), in the order it runs them; `linkW` is the links' line width.
+    void drawHeading(QPainter& painter, const FabricLayout& layout) const;
+    void drawLinks(QPainter& painter, const FabricLayout& layout, double linkW) const;
+    void drawNodes(QPainter& painter, const FabricLayout& layout) const;
+    void drawEventBadges(QPainter& painter, const FabricLayout& layout) const;
+    void drawFlowGauges(QPainter& painter, const FabricLayout& layout) const;
+    void drawStyleLegend(QPainter& painter, const FabricLayout& layout, double linkW) const;
 };
 
 } // namespace wb

@@ -165,8 +165,29 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.fillRect(bounds, m_theme.background);
     const TopologyLayout layout = layoutFor(bounds);
-    const double em = layout.em();
 
+    drawHeading(painter, layout);
+    // Node boxes under everything, so the links inside a node stay visible on them.
+    drawNodeBoxes(painter, layout);
+    drawLinks(painter, layout);
+    // Switches: spine and leaves as boxes over the ends of their links; labels come after the
+    // packets, on a plate, so traffic crossing a switch never hides its name.
+    const std::vector<SwitchBox> switches = switchBoxes(layout);
+    drawSwitchBoxes(painter, switches);
+    drawNodes(painter, layout);
+    drawPackets(painter, layout);
+    drawSwitchLabels(painter, layout, switches);
+    drawHiddenNodeCount(painter, layout);
+    drawClassLegendAndScale(painter, layout);
+    if (!m_frame.caption.empty())
+        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(layout.em() * 0.8),
+                       m_theme.muted, QString::fromStdString(m_frame.caption));
+    painter.restore();
+}
+
+// The title, and a note in place of an empty cluster.
+void TopologyView::drawHeading(QPainter& painter, const TopologyLayout& layout) const {
+    const double em = layout.em();
     if (!m_frame.title.empty())
         drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
                        m_theme.foreground, QString::fromStdString(m_frame.title));
@@ -175,15 +196,20 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setFont(m_theme.fontAtPixels(em));
         painter.drawText(layout.graphRect(), Qt::AlignCenter, tr("No nodes in this cluster"));
     }
+}
 
-    // Node boxes under everything, so the links inside a node stay visible on them.
+// The empty box of each node.
+void TopologyView::drawNodeBoxes(QPainter& painter, const TopologyLayout& layout) const {
     for (int n = 0; n < layout.nodeCount(); ++n) {
         painter.setPen(QPen(m_theme.grid, m_theme.lineWidth(1.0)));
         painter.setBrush(m_theme.surface);
         painter.drawRoundedRect(layout.nodeRect(n), 4, 4);
     }
+}
 
-    // Links, each in the colour of its utilisation; widths follow what they aggregate.
+// Links, each in the colour of its utilisation; widths follow what they aggregate.
+void TopologyView::drawLinks(QPainter& painter, const TopologyLayout& layout) const {
+    const double em = layout.em();
     double gpuW = em;
     for (int n = 0; n < layout.nodeCount(); ++n)
         if (layout.gpuCount(n) > 0)
@@ -200,10 +226,11 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
             QPen(utilColor(m_theme, linkUtil(m_frame, link)), width, Qt::SolidLine, Qt::FlatCap));
         painter.drawLine(layout.linkLine(link));
     }
+}
 
-    // Switches: spine and leaves as boxes over the ends of their links; labels come after the
-    // packets, on a plate, so traffic crossing a switch never hides its name.
-    std::vector<std::pair<QRectF, QString>> switches;
+// Where each switch is drawn and its name: the spines, then the leaves.
+std::vector<TopologyView::SwitchBox> TopologyView::switchBoxes(const TopologyLayout& layout) const {
+    std::vector<SwitchBox> switches;
     for (int s = 0; s < layout.spineCount(); ++s)
         switches.emplace_back(layout.spineRect(s),
                               layout.spineCount() == 1 ? tr("spine") : tr("spine %1").arg(s));
@@ -211,13 +238,22 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
         switches.emplace_back(
             layout.leafRect(i),
             QString::fromStdString(m_frame.leaves[static_cast<std::size_t>(i)].label));
+    return switches;
+}
+
+// The switch boxes, without their names (drawSwitchLabels puts those over the packets).
+void TopologyView::drawSwitchBoxes(QPainter& painter,
+                                   const std::vector<SwitchBox>& switches) const {
     for (const auto& [r, label] : switches) {
         painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.2)));
         painter.setBrush(m_theme.surface);
         painter.drawRoundedRect(r, 3, 3);
     }
+}
 
-    // Nodes: the box, the NVSwitch bar, NICs, GPUs (filled with their group's colour), label.
+// Nodes: the box, the NVSwitch bar, NICs, GPUs (filled with their group's colour), label.
+void TopologyView::drawNodes(QPainter& painter, const TopologyLayout& layout) const {
+    const double em = layout.em();
     const QFont labelFont = m_theme.fontAtPixels(em * 0.8);
     for (int n = 0; n < layout.nodeCount(); ++n) {
         const TopologyNode& node = m_frame.nodes[static_cast<std::size_t>(n)];
@@ -232,40 +268,48 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.setPen(m_theme.background);
             painter.drawText(sw, Qt::AlignCenter, QStringLiteral("NVSwitch"));
         }
-        const int gpus = layout.gpuCount(n);
-        const double gpuH = gpus > 0 ? layout.gpuRect(n, 0).height() : 0.0;
-        const QFont gpuFont = m_theme.fontAtPixels(std::min(em * 0.75, gpuH * 0.45), true);
-        const QFontMetricsF gpuMetrics(gpuFont);
-        for (int i = 0; i < gpus; ++i) {
-            const TopologyGpu& gpu = node.gpus[static_cast<std::size_t>(i)];
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(m_theme.muted);
-            painter.drawRect(layout.nicRect(n, i));
-            const QRectF r = layout.gpuRect(n, i);
-            const bool grouped = gpu.highlight >= 0;
-            // Outlines on narrow GPUs would be all outline and no group colour.
-            if (r.width() > 8)
-                painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.0)));
-            else
-                painter.setPen(Qt::NoPen);
-            painter.setBrush(grouped ? classColor(m_theme, gpu.highlight) : m_theme.background);
-            painter.drawRect(r);
-            const QString label = QString::fromStdString(gpu.label);
-            if (gpuFont.pixelSize() >= 7 && gpuMetrics.horizontalAdvance(label) < r.width() - 2) {
-                painter.setFont(gpuFont);
-                painter.setPen(grouped ? m_theme.onAccent : m_theme.foreground);
-                // At the top, so the middle of the box shows the group colour unbroken.
-                painter.drawText(r.adjusted(0, 1, 0, 0), Qt::AlignHCenter | Qt::AlignTop, label);
-            }
-        }
+        drawGpus(painter, layout, n);
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
         const QRectF lr = layout.nodeLabelRect(n);
         painter.drawText(lr, Qt::AlignHCenter | Qt::AlignVCenter,
                          shortLabel(labelFont, QString::fromStdString(node.label), lr.width()));
     }
+}
 
-    // Packets on top, one pre-rendered dot per class colour.
+// The NICs and GPUs of node `n`, each GPU filled with its group's colour and labelled.
+void TopologyView::drawGpus(QPainter& painter, const TopologyLayout& layout, int n) const {
+    const TopologyNode& node = m_frame.nodes[static_cast<std::size_t>(n)];
+    const int gpus = layout.gpuCount(n);
+    const double gpuH = gpus > 0 ? layout.gpuRect(n, 0).height() : 0.0;
+    const QFont gpuFont = m_theme.fontAtPixels(std::min(layout.em() * 0.75, gpuH * 0.45), true);
+    const QFontMetricsF gpuMetrics(gpuFont);
+    for (int i = 0; i < gpus; ++i) {
+        const TopologyGpu& gpu = node.gpus[static_cast<std::size_t>(i)];
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(m_theme.muted);
+        painter.drawRect(layout.nicRect(n, i));
+        const QRectF r = layout.gpuRect(n, i);
+        const bool grouped = gpu.highlight >= 0;
+        // Outlines on narrow GPUs would be all outline and no group colour.
+        if (r.width() > 8)
+            painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.0)));
+        else
+            painter.setPen(Qt::NoPen);
+        painter.setBrush(grouped ? classColor(m_theme, gpu.highlight) : m_theme.background);
+        painter.drawRect(r);
+        const QString label = QString::fromStdString(gpu.label);
+        if (gpuFont.pixelSize() >= 7 && gpuMetrics.horizontalAdvance(label) < r.width() - 2) {
+            painter.setFont(gpuFont);
+            painter.setPen(grouped ? m_theme.onAccent : m_theme.foreground);
+            // At the top, so the middle of the box shows the group colour unbroken.
+            painter.drawText(r.adjusted(0, 1, 0, 0), Qt::AlignHCenter | Qt::AlignTop, label);
+        }
+    }
+}
+
+// Packets on top, one pre-rendered dot per class colour.
+void TopologyView::drawPackets(QPainter& painter, const TopologyLayout& layout) const {
     const std::vector<Packet> moving = packets(m_frame, layout);
     const double dot = packetSize(layout);
     const bool raster =
@@ -293,8 +337,13 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.drawImage(QPointF(std::round(p.pos.x() - half), std::round(p.pos.y() - half)),
                           it->second);
     }
-
     painter.setRenderHint(QPainter::Antialiasing, true);
+}
+
+// Each switch's name on a plate over its box, above the packets.
+void TopologyView::drawSwitchLabels(QPainter& painter, const TopologyLayout& layout,
+                                    const std::vector<SwitchBox>& switches) const {
+    const double em = layout.em();
     const QFont switchFont = m_theme.fontAtPixels(em * 0.8);
     const QFontMetricsF switchMetrics(switchFont);
     painter.setFont(switchFont);
@@ -311,17 +360,23 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setPen(m_theme.foreground);
         painter.drawText(r, Qt::AlignCenter, text);
     }
+}
 
-    if (!layout.hiddenRect().isEmpty()) {
-        const QFont font = m_theme.fontAtPixels(em, true);
-        painter.setFont(font);
-        painter.setPen(m_theme.muted);
-        painter.drawText(layout.hiddenRect(), Qt::AlignCenter | Qt::TextWordWrap,
-                         m_frame.hiddenNodes == 1 ? tr("+ 1 node")
-                                                  : tr("+ %1 nodes").arg(m_frame.hiddenNodes));
-    }
+// "+ N nodes" for the nodes of the cluster the layout had no room for.
+void TopologyView::drawHiddenNodeCount(QPainter& painter, const TopologyLayout& layout) const {
+    if (layout.hiddenRect().isEmpty())
+        return;
+    const QFont font = m_theme.fontAtPixels(layout.em(), true);
+    painter.setFont(font);
+    painter.setPen(m_theme.muted);
+    painter.drawText(layout.hiddenRect(), Qt::AlignCenter | Qt::TextWordWrap,
+                     m_frame.hiddenNodes == 1 ? tr("+ 1 node")
+                                              : tr("+ %1 nodes").arg(m_frame.hiddenNodes));
+}
 
-    // Legend: the flow classes on the left, the utilisation scale on the right.
+// Legend: the flow classes on the left, the utilisation scale on the right.
+void TopologyView::drawClassLegendAndScale(QPainter& painter, const TopologyLayout& layout) const {
+    const double em = layout.em();
     const QFont legendFont = m_theme.fontAtPixels(em * 0.8);
     const QFontMetricsF metrics(legendFont);
     painter.setFont(legendFont);
@@ -360,11 +415,6 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.drawRect(
             QRectF(barLeft, scale.center().y() - barH / 2.0, barRight - barLeft, barH));
     }
-
-    if (!m_frame.caption.empty())
-        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(em * 0.8), m_theme.muted,
-                       QString::fromStdString(m_frame.caption));
-    painter.restore();
 }
 
 bool TopologyView::event(QEvent* event) {

@@ -10,6 +10,7 @@
 
 #include <QPainter>
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -52,6 +53,24 @@ public:
 
 protected:
     bool event(QEvent* event) override;
+
+private:
+    // A switch as drawn: its box and its name.
+    using SwitchBox = std::pair<QRectF, QString>;
+    std::vector<SwitchBox> switchBoxes(const TopologyLayout& layout) const;
+
+    // The passes of paint(), in the order it runs them.
+    void drawHeading(QPainter& painter, const TopologyLayout& layout) const;
+    void drawNodeBoxes(QPainter& painter, const TopologyLayout& layout) const;
+    void drawLinks(QPainter& painter, const TopologyLayout& layout) const;
+    void drawSwitchBoxes(QPainter& painter, const std::vector<SwitchBox>& switches) const;
+    void drawNodes(QPainter& painter, const TopologyLayout& layout) const;
+    void drawGpus(QPainter& painter, const TopologyLayout& layout, int node) const;
+    void drawPackets(QPainter& painter, const TopologyLayout& layout) const;
+    void drawSwitchLabels(QPainter& painter, const TopologyLayout& layout,
+                          const std::vector<SwitchBox>& switches) const;
+    void drawHiddenNodeCount(QPainter& painter, const TopologyLayout& layout) const;
+    void drawClassLegendAndScale(QPainter& painter, const TopologyLayout& layout) const;
 };
 
 } // namespace wb
