@@ -201,6 +201,7 @@ private slots:
         QCOMPARE(ChartView::tickText(0.5, "time (s)"), QStringLiteral("500 ms"));
         QCOMPARE(ChartView::tickText(1e6, "ops (count)"), QStringLiteral("1 M"));
         QCOMPARE(ChartView::tickText(12.5, "TFLOP/s"), QStringLiteral("12.5"));
+        QCOMPARE(ChartView::tickText(1000, "attainable (TFLOP/s)"), QStringLiteral("1 k"));
         for (const QString& t : {ChartView::tickText(1e6, "x"), ChartView::tickText(1e-5, "x")})
             QVERIFY2(!t.contains(QLatin1Char('e')), qPrintable(t));
     }

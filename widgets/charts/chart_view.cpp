@@ -336,8 +336,10 @@ QString ChartView::tickText(double value, const std::string& axisTitle) {
         {"s", 1.0}, {"ms", 1e-3}, {"\u00b5s", 1e-6}, {"us", 1e-6}, {"ns", 1e-9}};
     if (const auto it = kSeconds.find(unit); it != kSeconds.end())
         return QString::fromStdString(formatSi(value * it->second, "s"));
+    // From a thousand up and below a hundredth, SI prefixes: "10 k", "1 M", "5 m" (so one
+    // axis never mixes "1000" with "10 k").
     const double a = std::abs(value);
-    if (a >= 1e4 || (a > 0 && a < 1e-2))
+    if (a >= 1e3 || (a > 0 && a < 1e-2))
         return QString::fromStdString(formatSi(value, ""));
     return QString::fromStdString(formatSignificant(value, 3));
 }
