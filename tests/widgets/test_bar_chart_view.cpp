@@ -111,6 +111,22 @@ private slots:
         QCOMPARE(countNear(render(view), between, view.referenceColor(), 30), 0);
     }
 
+    void denseBarsLabelEveryNthAtFullSize() {
+        // 64 narrow bars: labels would overlap, so every stride-th is drawn at the view's
+        // label size and each bar's tip names it.
+        BarChartFrame f = sample();
+        f.categories.clear();
+        for (int e = 0; e < 64; ++e)
+            f.categories.push_back({"expert-" + std::to_string(e), {{double(e + 1), 0, ""}}, ""});
+        BarChartView view;
+        view.setFrame(f);
+        const QImage image = render(view);
+        saveForHumans(image, QStringLiteral("bar_chart_dense"));
+        int c = -1, s = -1;
+        QVERIFY(view.segmentAt(kBounds, view.segmentRect(kBounds, 63, 0).center(), &c, &s));
+        QVERIFY(view.segmentText(c, s).startsWith(QStringLiteral("expert-63")));
+    }
+
     void hoverNamesTheSegment() {
         BarChartView view;
         view.setFrame(sample());
@@ -120,7 +136,7 @@ private slots:
         QCOMPARE(s, 1);
         QCOMPARE(view.segmentText(c, s), QStringLiteral("A gradients"));
         QVERIFY(view.segmentAt(kBounds, view.segmentRect(kBounds, 1, 0).center(), &c, &s));
-        QCOMPARE(view.segmentText(c, s), QStringLiteral("weights: 60 B"));
+        QCOMPARE(view.segmentText(c, s), QStringLiteral("B \u00b7 weights: 60 B"));
         QVERIFY(!view.segmentAt(kBounds, QPointF(2, 2), &c, &s));
     }
 

@@ -182,10 +182,12 @@ QString BarChartView::segmentText(int category, int segment) const {
     if (!s.tip.empty())
         return QString::fromStdString(s.tip);
     const bool named = s.series >= 0 && static_cast<std::size_t>(s.series) < m_frame.series.size();
-    return QStringLiteral("%1: %2").arg(
-        named ? QString::fromStdString(m_frame.series[static_cast<std::size_t>(s.series)])
-              : tr("value"),
-        valueText(s.value));
+    // The bar's own name leads: a dense chart does not label every bar (drawBars).
+    return QStringLiteral("%1 \u00b7 %2: %3")
+        .arg(QString::fromStdString(m_frame.categories[static_cast<std::size_t>(category)].label),
+             named ? QString::fromStdString(m_frame.series[static_cast<std::size_t>(s.series)])
+                   : tr("value"),
+             valueText(s.value));
 }
 
 bool BarChartView::event(QEvent* event) {
@@ -286,11 +288,43 @@ void BarChartView::drawBars(QPainter& painter, const Layout& l) const {
     const QFont labelFont = m_theme.fontAtPixels(l.em * 0.85);
     const QFont labelBold = m_theme.fontAtPixels(l.em * 0.85, true);
     const QFont valueFont = m_theme.fontAtPixels(l.em * 0.75);
+    // Dense axes (64 experts) label what fits: left to right (top to bottom), a label is
+    // drawn when it clears the last one drawn, at full size; the tips name every bar.
+    double lastEnd = -1e9;
     for (int c = 0; c < static_cast<int>(m_frame.categories.size()); ++c) {
         drawSegments(painter, l, c, valueFont);
         drawTotal(painter, l, c, valueFont);
-        drawCategoryLabel(painter, l, c, c == m_frame.emphasis ? labelBold : labelFont);
+        const QFont& font = c == m_frame.emphasis ? labelBold : labelFont;
+        const QRectF box = categoryLabelBox(l, c, font);
+        if (box.isEmpty())
+            continue;
+        const double start = m_frame.horizontal ? box.top() : box.left();
+        if (start < lastEnd)
+            continue;
+        drawCategoryLabel(painter, box, c, font);
+        lastEnd = (m_frame.horizontal ? box.bottom() : box.right()) + 2.0;
     }
+}
+
+// Where category `c`'s label goes: beside a horizontal bar, or under a vertical one as wide
+// as its widest word (labels wrap at spaces). Empty for an empty label.
+QRectF BarChartView::categoryLabelBox(const Layout& l, int c, const QFont& font) const {
+    const QString label =
+        QString::fromStdString(m_frame.categories[static_cast<std::size_t>(c)].label);
+    if (label.trimmed().isEmpty())
+        return {};
+    const double em = l.em;
+    const QRectF lane = laneRect(l, c);
+    const QFontMetricsF fm(font);
+    if (m_frame.horizontal) {
+        const double h = std::max(l.lane, fm.height());
+        return {l.labels.left(), lane.center().y() - h / 2, l.labels.width() - em * 0.5, h};
+    }
+    double widest = 0;
+    for (const QString& word : label.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        widest = std::max(widest, fm.horizontalAdvance(word));
+    const double w = std::max(l.lane - 4, widest + 2);
+    return {lane.center().x() - w / 2, l.labels.top() + em * 0.2, w, l.labels.height() - em * 0.2};
 }
 
 // The segments of category `c`, each with its value inside where it fits.
@@ -340,7 +374,8 @@ void BarChartView::drawTotal(QPainter& painter, const Layout& l, int c,
         if (horiz)
             painter.drawText(QRectF(end + em * 0.3, lane.top(), em * 6, lane.height()),
                              Qt::AlignLeft | Qt::AlignVCenter, valueText(sum));
-        else
+        else if (QFontMetricsF(valueFont).horizontalAdvance(valueText(sum)) <= l.lane - 2)
+            // Only where it fits over its own bar; narrow bars give their total in the tip.
             painter.drawText(
                 QRectF(lane.center().x() - l.lane / 2, end - em * 1.2, l.lane, em * 1.1),
                 Qt::AlignHCenter | Qt::AlignBottom, valueText(sum));
@@ -356,27 +391,22 @@ void BarChartView::drawTotal(QPainter& painter, const Layout& l, int c,
     }
 }
 
-// The label of category `c` beside its bar, in `lf` (bold for the emphasised bar).
-void BarChartView::drawCategoryLabel(QPainter& painter, const Layout& l, int c,
+// The label of category `c` in `box` (from categoryLabelBox), in `lf` (bold for the
+// emphasised bar).
+void BarChartView::drawCategoryLabel(QPainter& painter, const QRectF& box, int c,
                                      const QFont& lf) const {
-    const double em = l.em;
-    const QRectF lane = laneRect(l, c);
     painter.setFont(lf);
     painter.setPen(m_theme.foreground);
     const QString label =
         QString::fromStdString(m_frame.categories[static_cast<std::size_t>(c)].label);
     if (m_frame.horizontal) {
         // Long labels wrap within the lane; a one-line lane elides instead.
-        const QRectF box(l.labels.left(), lane.top() - l.lane * 0.2, l.labels.width() - em * 0.5,
-                         l.lane);
         const bool roomy = box.height() >= QFontMetricsF(lf).height() * 2.2;
         painter.drawText(box,
                          static_cast<int>(Qt::AlignRight | Qt::AlignVCenter) |
                              (roomy ? static_cast<int>(Qt::TextWordWrap) : 0),
                          roomy ? label : elided(lf, label, box.width()));
     } else {
-        const QRectF box(lane.center().x() - l.lane / 2 + 2, l.labels.top() + em * 0.2, l.lane - 4,
-                         l.labels.height() - em * 0.2);
         painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, label);
     }
 }

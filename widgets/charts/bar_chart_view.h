@@ -63,7 +63,8 @@ private:
     void drawSegments(QPainter& painter, const Layout& l, int category,
                       const QFont& valueFont) const;
     void drawTotal(QPainter& painter, const Layout& l, int category, const QFont& valueFont) const;
-    void drawCategoryLabel(QPainter& painter, const Layout& l, int category,
+    QRectF categoryLabelBox(const Layout& l, int category, const QFont& font) const;
+    void drawCategoryLabel(QPainter& painter, const QRectF& box, int category,
                            const QFont& font) const;
     void drawAxisBaseline(QPainter& painter, const Layout& l) const;
     void drawReferences(QPainter& painter, const Layout& l) const;

@@ -261,6 +261,7 @@ void ScheduleView::drawBars(QPainter& painter, const Layout& l, int r, const QCo
     const bool playing = m_frame.cursorS >= 0;
     const QFontMetricsF barMetrics(barFont);
     const ScheduleRow& row = m_frame.rows[static_cast<std::size_t>(r)];
+    std::vector<BarLabel> labels;
     for (int i = 0; i < static_cast<int>(row.bars.size()); ++i) {
         const ScheduleBar& b = row.bars[static_cast<std::size_t>(i)];
         const bool categorised =
@@ -286,14 +287,53 @@ void ScheduleView::drawBars(QPainter& painter, const Layout& l, int r, const QCo
         }
         if (!b.label.empty() && !future) {
             const QString text = QString::fromStdString(b.label);
-            if (barMetrics.horizontalAdvance(text) + 4 <= br.width() &&
-                barMetrics.height() <= br.height()) {
-                painter.setFont(barFont);
-                painter.setPen(fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
-                                                        : QColor(Qt::white));
-                painter.drawText(br, Qt::AlignCenter, text);
+            const QSizeF size(barMetrics.horizontalAdvance(text) + 4, barMetrics.height());
+            if (size.width() <= br.width() && size.height() <= br.height())
+                labels.push_back(
+                    {i, QRectF(br.center() - QPointF(size.width(), size.height()) / 2, size), text,
+                     fill});
+        }
+    }
+    drawBarLabels(painter, l, r, barFont, labels);
+}
+
+// A dense row labels what stays readable: a label is drawn only where no other bar covers
+// any of it (bars of one row may overlap in time); the rest keep their text in the tip.
+void ScheduleView::drawBarLabels(QPainter& painter, const Layout& l, int r, const QFont& barFont,
+                                 const std::vector<BarLabel>& labels) const {
+    if (labels.empty())
+        return;
+    const auto& bars = m_frame.rows[static_cast<std::size_t>(r)].bars;
+    // Bars by left edge, with the running maximum of right edges before each, so "does any
+    // other bar reach into this box" is a short scan instead of a pass over the whole row.
+    std::vector<QRectF> rects;
+    rects.reserve(bars.size());
+    for (int i = 0; i < static_cast<int>(bars.size()); ++i)
+        rects.push_back(barRect(l, r, i));
+    std::vector<int> order(bars.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<int>(i);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return rects[static_cast<std::size_t>(a)].left() <
+               rects[static_cast<std::size_t>(b)].left();
+    });
+    painter.setFont(barFont);
+    for (const BarLabel& label : labels) {
+        bool covered = false;
+        for (int j : order) {
+            const QRectF& other = rects[static_cast<std::size_t>(j)];
+            if (other.left() >= label.box.right())
+                break;
+            if (j != label.bar && other.right() > label.box.left()) {
+                covered = true;
+                break;
             }
         }
+        if (covered)
+            continue;
+        painter.setPen(label.fill.lightnessF() > 0.6f ? QColor(0x20, 0x20, 0x20)
+                                                      : QColor(Qt::white));
+        painter.drawText(label.box, Qt::AlignCenter, label.text);
     }
 }
 

@@ -59,6 +59,14 @@ private:
     void drawRows(QPainter& painter, const Layout& l) const;
     void drawBubbles(QPainter& painter, const Layout& l, const ScheduleRow& row, const QRectF& lane,
                      const QBrush& hatch) const;
+    struct BarLabel {
+        int bar = 0;
+        QRectF box;
+        QString text;
+        QColor fill;
+    };
+    void drawBarLabels(QPainter& painter, const Layout& l, int r, const QFont& barFont,
+                       const std::vector<BarLabel>& labels) const;
     void drawBars(QPainter& painter, const Layout& l, int row, const QColor& track,
                   const QFont& barFont) const;
     void drawTimeAxis(QPainter& painter, const Layout& l) const;

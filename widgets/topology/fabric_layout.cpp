@@ -22,15 +22,18 @@ bool isHost(FabricNodeRole r) {
 
 } // namespace
 
-FabricLayout FabricLayout::compute(const QRectF& bounds, const FabricFrame& frame, double em) {
+FabricLayout FabricLayout::compute(const QRectF& bounds, const FabricFrame& frame, double em,
+                                   double titleH, double countersH, double captionH) {
     FabricLayout L;
     L.m_em = em;
     const double pad = em * 0.6;
     const QRectF inner = bounds.adjusted(pad, pad * 0.5, -pad, -pad * 0.5);
     const double line = em * 1.45;
-    L.m_title = QRectF(inner.left(), inner.top(), inner.width(), line);
-    L.m_counters = QRectF(inner.left(), L.m_title.bottom(), inner.width(), line * 0.9);
-    L.m_caption = QRectF(inner.left(), inner.bottom() - line * 0.9, inner.width(), line * 0.9);
+    L.m_title = QRectF(inner.left(), inner.top(), inner.width(), std::max(line, titleH));
+    L.m_counters =
+        QRectF(inner.left(), L.m_title.bottom(), inner.width(), std::max(line * 0.9, countersH));
+    const double captionLine = std::max(line * 0.9, captionH + em * 0.2);
+    L.m_caption = QRectF(inner.left(), inner.bottom() - captionLine, inner.width(), captionLine);
     L.m_legend = QRectF(inner.left(), L.m_caption.top() - line, inner.width(), line);
     L.m_graph = QRectF(inner.left(), L.m_counters.bottom() + em * 0.6, inner.width(),
                        std::max(0.0, L.m_legend.top() - L.m_counters.bottom() - em * 1.2));

@@ -17,7 +17,9 @@ namespace wb {
 class FabricLayout {
 public:
     // `em` is the text size in pixels (the theme's scale already applied).
-    static FabricLayout compute(const QRectF& bounds, const FabricFrame& frame, double em);
+    // titleH, countersH and captionH: the heights the view's wrapped texts need (0: one line).
+    static FabricLayout compute(const QRectF& bounds, const FabricFrame& frame, double em,
+                                double titleH = 0, double countersH = 0, double captionH = 0);
 
     double em() const { return m_em; }
     QRectF titleRect() const { return m_title; }

@@ -72,10 +72,15 @@ QColor FabricView::ingressColor(const Theme& theme) {
 }
 
 FabricLayout FabricView::layoutFor(const QRectF& bounds) const {
-    const double em =
-        std::clamp(std::min(bounds.width() / 56.0, bounds.height() / 34.0), 8.0, 18.0) *
-        m_theme.fontScale;
-    return FabricLayout::compute(bounds, m_frame, em);
+    const double em = layoutEm(bounds, {56.0, 34.0, 0.82});
+    // Title, counters and caption wrap; the layout gives them the lines they need.
+    const double width = bounds.width() - em * 1.2;
+    const auto need = [&](double px, bool bold, const std::string& text) {
+        return wrappedHeight(font(px, bold), QString::fromStdString(text), width);
+    };
+    return FabricLayout::compute(bounds, m_frame, em, need(em * 1.05, true, m_frame.title),
+                                 need(em * 0.85, false, m_frame.counters),
+                                 need(em * 0.75, false, m_frame.caption));
 }
 
 QString FabricView::tipAt(const QPointF& pos) const {
@@ -109,21 +114,18 @@ void FabricView::paint(QPainter& painter, const QRectF& bounds) const {
     drawEventBadges(painter, layout);
     drawFlowGauges(painter, layout);
     drawStyleLegend(painter, layout, linkW);
-    if (!m_frame.caption.empty())
-        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(layout.em() * 0.75),
-                       m_theme.muted, QString::fromStdString(m_frame.caption));
+    drawWrappedText(painter, layout.captionRect(), font(layout.em() * 0.75), m_theme.muted,
+                    QString::fromStdString(m_frame.caption), Qt::AlignLeft | Qt::AlignVCenter);
     painter.restore();
 }
 
 // The title, the counters line, and a note in place of an empty fabric.
 void FabricView::drawHeading(QPainter& painter, const FabricLayout& layout) const {
     const double em = layout.em();
-    if (!m_frame.title.empty())
-        drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
-                       m_theme.foreground, QString::fromStdString(m_frame.title));
-    if (!m_frame.counters.empty())
-        drawElidedLine(painter, layout.countersRect(), m_theme.fontAtPixels(em * 0.85),
-                       m_theme.foreground, QString::fromStdString(m_frame.counters));
+    drawWrappedText(painter, layout.titleRect(), font(em * 1.05, true), m_theme.foreground,
+                    QString::fromStdString(m_frame.title), Qt::AlignLeft | Qt::AlignVCenter);
+    drawWrappedText(painter, layout.countersRect(), font(em * 0.85), m_theme.foreground,
+                    QString::fromStdString(m_frame.counters), Qt::AlignLeft | Qt::AlignVCenter);
     if (m_frame.nodes.empty()) {
         painter.setPen(m_theme.muted);
         painter.setFont(m_theme.fontAtPixels(em));

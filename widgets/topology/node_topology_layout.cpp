@@ -25,14 +25,15 @@ QPointF portToward(const QRectF& self, const QRectF& other) {
 } // namespace
 
 NodeTopologyLayout NodeTopologyLayout::compute(const QRectF& bounds, const NodeTopologyFrame& frame,
-                                               double em) {
+                                               double em, double titleH, double captionH) {
     NodeTopologyLayout l;
     l.m_em = em;
     const double pad = em * 0.6;
     const QRectF inner = bounds.adjusted(pad, pad * 0.6, -pad, -pad * 0.6);
     const double line = em * 1.5;
-    l.m_title = QRectF(inner.left(), inner.top(), inner.width(), line);
-    l.m_caption = QRectF(inner.left(), inner.bottom() - line, inner.width(), line);
+    l.m_title = QRectF(inner.left(), inner.top(), inner.width(), std::max(line, titleH));
+    const double captionLine = std::max(line, captionH + em * 0.2);
+    l.m_caption = QRectF(inner.left(), inner.bottom() - captionLine, inner.width(), captionLine);
     l.m_legend = QRectF(inner.left(), l.m_caption.top() - line, inner.width(), line);
     const QRectF area(inner.left(), l.m_title.bottom() + em * 0.3, inner.width(),
                       std::max(1.0, l.m_legend.top() - l.m_title.bottom() - em * 0.6));

@@ -16,8 +16,10 @@ namespace wb {
 
 class NodeTopologyLayout {
 public:
+    // `titleH` and `captionH` are the heights the view's wrapped title and caption need
+    // (0: none); the diagram gets the rest.
     static NodeTopologyLayout compute(const QRectF& bounds, const NodeTopologyFrame& frame,
-                                      double em);
+                                      double em, double titleH = 0, double captionH = 0);
 
     double em() const { return m_em; }
     QRectF titleRect() const { return m_title; }

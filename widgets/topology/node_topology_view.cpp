@@ -53,10 +53,20 @@ NodeTopologyView::NodeTopologyView(QWidget* parent)
 }
 
 NodeTopologyLayout NodeTopologyView::layoutFor(const QRectF& bounds) const {
-    const double em =
-        std::clamp(std::min(bounds.width() / 60.0, bounds.height() / 34.0), 8.0, 18.0) *
-        m_theme.fontScale;
-    return NodeTopologyLayout::compute(bounds, m_frame, em);
+    const double em = layoutEm(bounds, {60.0, 34.0, 0.82});
+    // Title and caption wrap; the layout gives them the lines they need.
+    const double width = bounds.width() - em * 1.2;
+    return NodeTopologyLayout::compute(bounds, m_frame, em,
+                                       wrappedHeight(font(em * 1.05, true), title(), width),
+                                       wrappedHeight(font(em * 0.8), caption(), width));
+}
+
+QString NodeTopologyView::title() const {
+    return QString::fromStdString(m_frame.title);
+}
+
+QString NodeTopologyView::caption() const {
+    return QString::fromStdString(m_frame.caption);
 }
 
 QColor NodeTopologyView::routeColor(const Theme& theme, int index) {
@@ -154,9 +164,8 @@ void NodeTopologyView::paintStill(QPainter& painter, const NodeTopologyLayout& l
     painter.fillRect(bounds, m_theme.background);
     const double em = layout.em();
 
-    if (!m_frame.title.empty())
-        drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
-                       m_theme.foreground, QString::fromStdString(m_frame.title));
+    drawWrappedText(painter, layout.titleRect(), font(em * 1.05, true), m_theme.foreground, title(),
+                    Qt::AlignLeft | Qt::AlignVCenter);
     if (m_frame.parts.empty()) {
         painter.setPen(m_theme.muted);
         painter.setFont(m_theme.fontAtPixels(em));
@@ -287,9 +296,8 @@ void NodeTopologyView::paintStill(QPainter& painter, const NodeTopologyLayout& l
                   tr(linkName(kind)));
     }
 
-    if (!m_frame.caption.empty())
-        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(em * 0.8), m_theme.muted,
-                       QString::fromStdString(m_frame.caption));
+    drawWrappedText(painter, layout.captionRect(), font(em * 0.8), m_theme.muted, caption(),
+                    Qt::AlignLeft | Qt::AlignVCenter);
 }
 
 void NodeTopologyView::paintMoving(QPainter& painter, const NodeTopologyLayout& layout,

@@ -23,6 +23,8 @@ public:
     void paint(QPainter& painter, const QRectF& bounds) const override;
 
     NodeTopologyLayout layoutFor(const QRectF& bounds) const;
+    QString title() const;
+    QString caption() const;
     // A mark, a route, a part, a link or a host under `pos` (widget coordinates), in that order.
     QString tipAt(const QPointF& pos) const;
 

@@ -23,15 +23,16 @@ template <typename T> int sizeOf(const std::vector<T>& v) {
 
 } // namespace
 
-TopologyLayout TopologyLayout::compute(const QRectF& bounds, const TopologyFrame& frame,
-                                       double em) {
+TopologyLayout TopologyLayout::compute(const QRectF& bounds, const TopologyFrame& frame, double em,
+                                       double wrappedTitleH, double wrappedCaptionH) {
     TopologyLayout l;
     l.m_em = std::max(6.0, em);
     const double e = l.m_em;
     const double pad = e * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
-    const double titleH = frame.title.empty() ? 0.0 : e * 1.8;
-    const double captionH = frame.caption.empty() ? 0.0 : e * 1.6;
+    const double titleH = frame.title.empty() ? 0.0 : std::max(e * 1.8, wrappedTitleH + e * 0.4);
+    const double captionH =
+        frame.caption.empty() ? 0.0 : std::max(e * 1.6, wrappedCaptionH + e * 0.4);
     const double legendH = e * 1.7; // always there: the utilisation scale explains link colour
     l.m_title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
     l.m_caption = QRectF(inner.left(), inner.bottom() - captionH, inner.width(), captionH);

@@ -36,7 +36,9 @@ public:
     };
 
     // `em` is the text size in pixels (the theme's scale already applied).
-    static TopologyLayout compute(const QRectF& bounds, const TopologyFrame& frame, double em);
+    // titleH and captionH: the heights the view's wrapped title and caption need (0: one line).
+    static TopologyLayout compute(const QRectF& bounds, const TopologyFrame& frame, double em,
+                                  double titleH = 0, double captionH = 0);
 
     double em() const { return m_em; }
     QRectF titleRect() const { return m_title; }

@@ -59,10 +59,13 @@ TopologyView::TopologyView(QWidget* parent)
 }
 
 TopologyLayout TopologyView::layoutFor(const QRectF& bounds) const {
-    const double em =
-        std::clamp(std::min(bounds.width() / 60.0, bounds.height() / 36.0), 8.0, 18.0) *
-        m_theme.fontScale;
-    return TopologyLayout::compute(bounds, m_frame, em);
+    const double em = layoutEm(bounds, {60.0, 36.0, 0.82});
+    // Title and caption wrap; the layout gives them the lines they need.
+    const double width = bounds.width() - em * 1.6;
+    return TopologyLayout::compute(
+        bounds, m_frame, em,
+        wrappedHeight(font(em * 1.05, true), QString::fromStdString(m_frame.title), width),
+        wrappedHeight(font(em * 0.8), QString::fromStdString(m_frame.caption), width));
 }
 
 QColor TopologyView::utilColor(const Theme& theme, double util) {
@@ -179,18 +182,16 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
     drawSwitchLabels(painter, layout, switches);
     drawHiddenNodeCount(painter, layout);
     drawClassLegendAndScale(painter, layout);
-    if (!m_frame.caption.empty())
-        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(layout.em() * 0.8),
-                       m_theme.muted, QString::fromStdString(m_frame.caption));
+    drawWrappedText(painter, layout.captionRect(), font(layout.em() * 0.8), m_theme.muted,
+                    QString::fromStdString(m_frame.caption), Qt::AlignLeft | Qt::AlignVCenter);
     painter.restore();
 }
 
 // The title, and a note in place of an empty cluster.
 void TopologyView::drawHeading(QPainter& painter, const TopologyLayout& layout) const {
     const double em = layout.em();
-    if (!m_frame.title.empty())
-        drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
-                       m_theme.foreground, QString::fromStdString(m_frame.title));
+    drawWrappedText(painter, layout.titleRect(), font(em * 1.05, true), m_theme.foreground,
+                    QString::fromStdString(m_frame.title), Qt::AlignLeft | Qt::AlignVCenter);
     if (m_frame.nodes.empty() && m_frame.hiddenNodes <= 0) {
         painter.setPen(m_theme.muted);
         painter.setFont(m_theme.fontAtPixels(em));
