@@ -102,9 +102,14 @@ const SmGridView::Layout& SmGridView::layoutFor(const QRectF& bounds) const {
     // Tiles no taller than 1.1x their width: spare height goes below the grid.
     l.tileH = std::min(l.tileH, l.tileW * 1.1);
     const double labelPx = std::clamp(l.tileH * 0.2, 6.0, l.em * 0.8);
-    l.labels = l.tileH >= 34.0 && l.tileW >= labelPx * 3.6;
-    l.labelH = l.labels ? labelPx * 1.3 : 0.0;
     l.labelFont = m_theme.fontAtPixels(labelPx);
+    // Tiles are labelled only when the widest label fits at the font actually drawn (never
+    // under the floor); otherwise none is, and the hover tip names the SM.
+    const QFontMetricsF labelMetrics(l.labelFont);
+    const QString widest = QStringLiteral("SM %1").arg(std::max(0, m_frame.smCount - 1));
+    l.labels = l.tileH >= labelMetrics.height() * 2.6 &&
+               labelMetrics.horizontalAdvance(widest) + 4.0 <= l.tileW;
+    l.labelH = l.labels ? labelMetrics.height() * 1.1 : 0.0;
 
     // Block chips laid out in the tile's chip area, about square.
     const double pad2 = std::max(1.5, l.tileW * 0.06);

@@ -207,18 +207,26 @@ void ScheduleView::drawRows(QPainter& painter, const Layout& l) const {
     const QColor track =
         m_theme.isDark ? m_theme.background.lighter(115) : QColor(0xf6, 0xf7, 0xf9);
 
+    // Rows thinner than a line of text (64 nodes) are labelled every stride-th, at full
+    // size, centred on their row; the tips name every row's bars.
+    const double lineH = QFontMetricsF(labelFont).height();
+    const int stride = l.rowH > 0 ? std::max(1, static_cast<int>(std::ceil(lineH / l.rowH))) : 1;
     for (int r = 0; r < static_cast<int>(m_frame.rows.size()); ++r) {
         const ScheduleRow& row = m_frame.rows[static_cast<std::size_t>(r)];
         const QRectF rr(l.plot.left(), l.plot.top() + r * l.rowH, l.plot.width(), l.rowH);
         const double gap = l.rowH > 8.0 ? std::max(1.0, l.rowH * 0.12) : 0.0;
         const QRectF lane = rr.adjusted(0, gap / 2, 0, -gap / 2);
         painter.fillRect(lane, track);
-        painter.setFont(labelFont);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(
-            QRectF(l.labels.left(), rr.top(), l.labels.width() - l.em * 0.5, rr.height()),
-            Qt::AlignRight | Qt::AlignVCenter,
-            elided(labelFont, QString::fromStdString(row.label), l.labels.width()));
+        if (r % stride == 0) {
+            const double h = std::max(rr.height(), lineH);
+            painter.setFont(labelFont);
+            painter.setPen(m_theme.foreground);
+            painter.drawText(
+                QRectF(l.labels.left(), rr.center().y() - h / 2, l.labels.width() - l.em * 0.5, h),
+                Qt::AlignRight | Qt::AlignVCenter,
+                elided(labelFont, QString::fromStdString(row.label),
+                       l.labels.width() - l.em * 0.5));
+        }
         if (row.idleIsBubble)
             drawBubbles(painter, l, row, lane, hatch);
         drawBars(painter, l, r, track, barFont);

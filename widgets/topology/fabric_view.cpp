@@ -271,11 +271,24 @@ void FabricView::drawFlowGauges(QPainter& painter, const FabricLayout& layout) c
         QRectF bar = r;
         if (twoLines) {
             const QRectF text(r.left(), r.top(), r.width(), flowMetrics.height());
-            const QString line = QStringLiteral("%1  goodput %2 · rate %3 Gb/s")
-                                     .arg(QString::fromStdString(f.label))
-                                     .arg(f.goodputGbps, 0, 'f', f.goodputGbps < 10 ? 1 : 0)
-                                     .arg(f.rateGbps, 0, 'f', f.rateGbps < 10 ? 1 : 0);
-            drawElidedLine(painter, text, flowFont, m_theme.foreground, line);
+            // The longest wording that fits, never a cut one: the numbers with their names,
+            // then the bare numbers, then the flow's name (its tip has the rest).
+            const QString label = QString::fromStdString(f.label);
+            const QString goodput = QString::number(f.goodputGbps, 'f', f.goodputGbps < 10 ? 1 : 0);
+            const QString rate = QString::number(f.rateGbps, 'f', f.rateGbps < 10 ? 1 : 0);
+            const QString wordings[] = {
+                QStringLiteral("%1  goodput %2 \u00b7 rate %3 Gb/s").arg(label, goodput, rate),
+                QStringLiteral("%1  %2 / %3 Gb/s").arg(label, goodput, rate), label};
+            QString line = label;
+            for (const QString& w : wordings) {
+                if (flowMetrics.horizontalAdvance(w) <= text.width()) {
+                    line = w;
+                    break;
+                }
+            }
+            painter.setFont(flowFont);
+            painter.setPen(m_theme.foreground);
+            painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, line);
             bar = QRectF(r.left(), text.bottom() + 1, r.width(),
                          std::min(r.bottom() - text.bottom() - 1, em * 0.7));
         } else {
