@@ -425,6 +425,18 @@ void BarChartView::drawReferences(QPainter& painter, const Layout& l) const {
     const double em = l.em;
     const bool horiz = m_frame.horizontal;
     const QColor rc = referenceColor();
+    // The bars, so a reference's plate can sit beside them rather than on one.
+    std::vector<QRectF> taken;
+    for (int c = 0; c < static_cast<int>(m_frame.categories.size()); ++c) {
+        const QRectF lane = laneRect(l, c);
+        const double end = posOf(l, total(m_frame.categories[static_cast<std::size_t>(c)]));
+        taken.push_back(horiz ? QRectF(lane.left(), lane.top(), end - lane.left(), lane.height())
+                              : QRectF(lane.left(), end, lane.width(), lane.bottom() - end));
+        // ... and the total printed at its end (drawTotal's box).
+        taken.push_back(
+            horiz ? QRectF(end + em * 0.3, lane.top(), em * 6, lane.height())
+                  : QRectF(lane.center().x() - l.lane / 2, end - em * 1.2, l.lane, em * 1.1));
+    }
     for (const BarReference& ref : m_frame.references) {
         if (drawable(ref.value) <= 0)
             continue;
@@ -434,20 +446,56 @@ void BarChartView::drawReferences(QPainter& painter, const Layout& l) const {
         painter.setFont(f);
         const QString text = QString::fromStdString(ref.label);
         const QFontMetricsF fm(f);
-        const double tw = std::min(fm.horizontalAdvance(text) + em * 0.6,
-                                   horiz ? l.plot.height() : l.plot.width() * 0.6);
-        QRectF box;
-        if (horiz) {
+        const double tw = fm.horizontalAdvance(text) + em * 0.6;
+        const double th = std::max(em * 1.2, fm.height());
+        if (horiz)
             painter.drawLine(QPointF(p, l.plot.top()), QPointF(p, l.plot.bottom()));
-            box = QRectF(std::min(p + em * 0.2, l.plot.right() - tw), l.plot.top() - em * 0.05, tw,
-                         em * 1.2);
-        } else {
+        else
             painter.drawLine(QPointF(l.plot.left(), p), QPointF(l.plot.right(), p));
-            box = QRectF(l.plot.right() - tw, p - em * 1.3, tw, em * 1.2);
+        // Along the line from its far end, on either side of it: the first spot clear of
+        // bars and of other plates; the far end above the line when none is.
+        // Then the same a little farther off the line, joined to it by a leader.
+        std::vector<QRectF> spots;
+        const double run = horiz ? l.plot.height() : l.plot.width();
+        for (int tier = 0; tier < 4; ++tier) {
+            const double off = tier * (horiz ? tw * 0.6 : th * 1.2);
+            for (double d = 0; d + (horiz ? th : tw) <= run + 0.5; d += (horiz ? th : tw) * 0.5) {
+                if (horiz) {
+                    const double y = l.plot.top() + d;
+                    spots.emplace_back(p + em * 0.2 + off, y, tw, th);
+                    spots.emplace_back(p - em * 0.2 - tw - off, y, tw, th);
+                } else {
+                    const double x = l.plot.right() - tw - d;
+                    spots.emplace_back(x, p - em * 0.1 - th - off, tw, th);
+                    if (tier == 0)
+                        spots.emplace_back(x, p + em * 0.1, tw, th);
+                }
+            }
+        }
+        QRectF box = horiz
+                         ? QRectF(std::min(p + em * 0.2, l.plot.right() - tw), l.plot.top(), tw, th)
+                         : QRectF(l.plot.right() - tw, p - em * 0.1 - th, tw, th);
+        for (const QRectF& spot : spots) {
+            const bool inside = l.plot.adjusted(-1, -em * 1.4, 1, 1).contains(spot);
+            const bool clear = std::none_of(taken.begin(), taken.end(),
+                                            [&](const QRectF& t) { return t.intersects(spot); });
+            if (inside && clear) {
+                box = spot;
+                break;
+            }
+        }
+        taken.push_back(box);
+        // A plate away from its line gets a leader back to it.
+        const QPointF mid = box.center();
+        if (horiz ? std::abs(mid.x() - p) > tw : std::abs(mid.y() - p) > th) {
+            painter.setPen(QPen(rc, 1.0));
+            painter.drawLine(horiz ? QPointF(p, mid.y()) : QPointF(mid.x(), p),
+                             horiz ? QPointF(mid.x() < p ? box.right() : box.left(), mid.y())
+                                   : QPointF(mid.x(), mid.y() < p ? box.bottom() : box.top()));
         }
         painter.fillRect(box, m_theme.background);
         painter.setPen(rc);
-        painter.drawText(box, Qt::AlignCenter, elided(f, text, box.width()));
+        painter.drawText(box, Qt::AlignCenter, text);
     }
 }
 
