@@ -127,8 +127,17 @@ const ClusterMapView::Layout& ClusterMapView::layoutFor(const QRectF& bounds) co
     l.em = layoutEm(bounds, {30.0, 16.0, 0.73});
     const double pad = l.em * 0.6;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
-    l.title = QRectF(inner.left(), inner.top(), inner.width(), l.em * 1.7);
-    l.caption = QRectF(inner.left(), inner.bottom() - l.em * 1.6, inner.width(), l.em * 1.6);
+    // Title and caption wrap; they get the lines they need.
+    const double titleH =
+        std::max(l.em * 1.7, wrappedHeight(m_theme.fontAtPixels(l.em * 1.1, true),
+                                           QString::fromStdString(m_frame.title), inner.width()) +
+                                 l.em * 0.4);
+    const double captionH =
+        std::max(l.em * 1.6, wrappedHeight(m_theme.fontAtPixels(l.em * 0.95, true),
+                                           QString::fromStdString(m_frame.caption), inner.width()) +
+                                 l.em * 0.4);
+    l.title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
+    l.caption = QRectF(inner.left(), inner.bottom() - captionH, inner.width(), captionH);
     const double panelW = std::clamp(inner.width() * 0.24, l.em * 9.0, l.em * 17.0);
     l.panel = QRectF(inner.right() - panelW, l.title.bottom(), panelW,
                      std::max(0.0, l.caption.top() - l.title.bottom()));
@@ -337,10 +346,8 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
     const QFont titleFont = m_theme.fontAtPixels(l.em * 1.1, true);
     const QFont bodyFont = m_theme.fontAtPixels(l.em * 0.95);
     const QFont boldFont = m_theme.fontAtPixels(l.em * 0.95, true);
-    painter.setFont(titleFont);
-    painter.setPen(m_theme.foreground);
-    painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(titleFont, QString::fromStdString(m_frame.title), l.title.width()));
+    drawWrappedText(painter, l.title, titleFont, m_theme.foreground,
+                    QString::fromStdString(m_frame.title), Qt::AlignLeft | Qt::AlignVCenter);
 
     if (m_geo.gpus > 0) {
         renderCells(l);
@@ -367,15 +374,22 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setFont(bodyFont);
     double y = l.scheduler.bottom() + l.em * 0.4;
     const double lineH = l.em * 1.3;
+    // Entries wrap in the panel rather than being cut; one that no longer fits is left out
+    // whole (the cells' tips say what each colour is).
     auto swatch = [&](const QColor& c, const QString& text) {
-        if (y + lineH > l.panel.bottom())
+        const WrappedText block = wrapText(bodyFont, text, l.panel.width() - l.em * 1.3);
+        const double h = std::max(lineH, block.height() + l.em * 0.3);
+        if (y + h > l.panel.bottom())
             return;
-        painter.fillRect(QRectF(l.panel.left(), y + lineH * 0.2, l.em * 0.9, lineH * 0.6), c);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(
-            QRectF(l.panel.left() + l.em * 1.3, y, l.panel.width() - l.em * 1.3, lineH),
-            Qt::AlignLeft | Qt::AlignVCenter, elided(bodyFont, text, l.panel.width() - l.em * 1.3));
-        y += lineH;
+        const double mark = std::min(lineH * 0.6, block.lineHeight * 0.7);
+        painter.fillRect(QRectF(l.panel.left(), y + (block.lineHeight - mark) / 2 + l.em * 0.15,
+                                l.em * 0.9, mark),
+                         c);
+        drawWrapped(painter,
+                    QRectF(l.panel.left() + l.em * 1.3, y + l.em * 0.15,
+                           l.panel.width() - l.em * 1.3, block.height()),
+                    block, m_theme.foreground);
+        y += h;
     };
     swatch(gpuColor(MapGpuState::Healthy), tr("GPU healthy"));
     swatch(gpuColor(MapGpuState::Lost), tr("GPU lost"));
@@ -421,10 +435,8 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
         }
     }
 
-    painter.setFont(boldFont);
-    painter.setPen(m_theme.foreground);
-    painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(boldFont, QString::fromStdString(m_frame.caption), l.caption.width()));
+    drawWrappedText(painter, l.caption, boldFont, m_theme.foreground,
+                    QString::fromStdString(m_frame.caption), Qt::AlignLeft | Qt::AlignVCenter);
     painter.restore();
 }
 
