@@ -71,8 +71,15 @@ std::vector<LintFinding> lintLayout(const PaintRecord& record, const QRectF& sli
         }
         if (outside)
             continue; // its view's background would count as crossed too
+        // The text's backdrop is the last shape drawn before it that holds all of it (a card,
+        // a plate, the view's background); shapes drawn before the backdrop are under it and
+        // cannot be seen, so only the backdrop's and later ones count.
+        int backdrop = -1;
+        for (const RecordedShape& s : record.shapes)
+            if (s.order < t.order && s.order > backdrop && inside(ink, s.box))
+                backdrop = s.order;
         for (const RecordedShape& s : record.shapes) {
-            if (collide(ink, s.box) && !inside(ink, s.box)) {
+            if (s.order > backdrop && collide(ink, s.box) && !inside(ink, s.box)) {
                 report(LintKind::Crosses);
                 break;
             }

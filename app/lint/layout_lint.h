@@ -2,7 +2,8 @@
 // Reads a recorded slide the way a viewer would and names what cannot be read: text cut with
 // an ellipsis, text under the slide's floor size, text outside the slide or its view's clip,
 // text boxes on top of each other, and text straddling the edge of a filled shape (a bar, a
-// node) so part of it sits on the shape and part off it.
+// node) so part of it sits on the shape and part off it. Drawing order counts for the last
+// one: a shape under the text's own backdrop (a plate, a card) is hidden by it and ignored.
 #include "lint/paint_recorder.h"
 
 #include <QRectF>

@@ -48,6 +48,7 @@ public:
             const QRectF bounds = QRectF(system.boundingRect());
             t.clip = t.clip.isNull() ? bounds : t.clip.intersected(bounds);
         }
+        t.order = m_next++;
         record.texts.push_back(std::move(t));
     }
 
@@ -78,11 +79,11 @@ public:
     }
     void drawEllipse(const QRectF& r) override { filled(r); }
     void drawPixmap(const QRectF& r, const QPixmap& /*pm*/, const QRectF& /*sr*/) override {
-        record.shapes.push_back({m_transform.mapRect(r)});
+        record.shapes.push_back({m_transform.mapRect(r), m_next++});
     }
     void drawImage(const QRectF& r, const QImage& /*image*/, const QRectF& /*sr*/,
                    Qt::ImageConversionFlags /*flags*/) override {
-        record.shapes.push_back({m_transform.mapRect(r)});
+        record.shapes.push_back({m_transform.mapRect(r), m_next++});
     }
     void drawLines(const QLineF* /*lines*/, int /*count*/) override {}
     void drawLines(const QLine* /*lines*/, int /*count*/) override {}
@@ -95,9 +96,10 @@ private:
     void filled(const QRectF& r) {
         if (m_brush.style() == Qt::NoBrush || m_brush.color().alpha() == 0)
             return;
-        record.shapes.push_back({m_transform.mapRect(r.normalized())});
+        record.shapes.push_back({m_transform.mapRect(r.normalized()), m_next++});
     }
 
+    int m_next = 0;
     QTransform m_transform;
     QBrush m_brush;
 };

@@ -17,10 +17,12 @@ struct RecordedText {
     QRectF box;    // ascent to descent, first to last glyph advance, in device pixels
     double px = 0; // the font's pixel size times the transform's scale
     QRectF clip;   // the clip in force in device pixels; null when none
+    int order = 0; // position in the drawing sequence (texts and shapes share it)
 };
 
 struct RecordedShape {
     QRectF box; // a filled rectangle, path, polygon, ellipse or image, in device pixels
+    int order = 0;
 };
 
 struct PaintRecord {

@@ -151,10 +151,25 @@ private slots:
         QVERIFY(labels >= 4 && labels < 64);
     }
 
+    void aShapeUnderTheTextsOwnPlateDoesNotCount() {
+        // A packet dot under a label's plate is hidden by it; the same dot drawn after the
+        // label is on top of the text and counts.
+        PaintRecord record;
+        record.shapes.push_back({QRectF(0, 0, 400, 300), 0}); // the view's background
+        record.shapes.push_back({QRectF(95, 95, 12, 12), 1}); // a packet
+        record.shapes.push_back({QRectF(88, 90, 80, 24), 2}); // the label's plate
+        record.texts.push_back({QStringLiteral("leaf 0"), QRectF(90, 92, 60, 20), 14.0, {}, 3});
+        QVERIFY(lintLayout(record, QRectF(0, 0, 400, 300), 10.0).empty());
+        record.shapes.push_back({QRectF(95, 95, 12, 12), 4}); // the packet again, on top
+        const auto findings = lintLayout(record, QRectF(0, 0, 400, 300), 10.0);
+        QCOMPARE(findings.size(), std::size_t{1});
+        QCOMPARE(findings.front().kind, LintKind::Crosses);
+    }
+
     void theFloorFollowsTheSlide() {
         // The same 12 px text is fine on a 720-line slide and too small on a 1080-line one.
         PaintRecord record;
-        record.texts.push_back({QStringLiteral("label"), QRectF(10, 10, 40, 14), 12.0, {}});
+        record.texts.push_back({QStringLiteral("label"), QRectF(10, 10, 40, 14), 12.0, {}, 0});
         QVERIFY(lintLayout(record, QRectF(0, 0, 1280, 720), 10.0).empty());
         const auto at1080 = lintLayout(record, QRectF(0, 0, 1920, 1080), 14.0);
         QCOMPARE(at1080.size(), std::size_t{1});

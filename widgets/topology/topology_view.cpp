@@ -179,6 +179,7 @@ void TopologyView::paint(QPainter& painter, const QRectF& bounds) const {
     drawSwitchBoxes(painter, switches);
     drawNodes(painter, layout);
     drawPackets(painter, layout);
+    drawNvSwitchLabels(painter, layout);
     drawSwitchLabels(painter, layout, switches);
     drawHiddenNodeCount(painter, layout);
     drawClassLegendAndScale(painter, layout);
@@ -262,19 +263,32 @@ void TopologyView::drawNodes(QPainter& painter, const TopologyLayout& layout) co
         painter.setPen(Qt::NoPen);
         painter.setBrush(m_theme.muted);
         painter.drawRect(sw);
-        const QFont swFont = m_theme.fontAtPixels(std::min(em * 0.7, sw.height() * 0.8));
-        if (swFont.pixelSize() >= 7 &&
-            QFontMetricsF(swFont).horizontalAdvance(QStringLiteral("NVSwitch")) < sw.width()) {
-            painter.setFont(swFont);
-            painter.setPen(m_theme.background);
-            painter.drawText(sw, Qt::AlignCenter, QStringLiteral("NVSwitch"));
-        }
         drawGpus(painter, layout, n);
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
         const QRectF lr = layout.nodeLabelRect(n);
         painter.drawText(lr, Qt::AlignHCenter | Qt::AlignVCenter,
                          shortLabel(labelFont, QString::fromStdString(node.label), lr.width()));
+    }
+}
+
+// "NVSwitch" on each node's switch bar, after the packets and on a plate of the bar's colour,
+// so a packet passing along the bar never sits on the word; only where the bar holds the
+// word at the floor size.
+void TopologyView::drawNvSwitchLabels(QPainter& painter, const TopologyLayout& layout) const {
+    const QString word = QStringLiteral("NVSwitch");
+    for (int n = 0; n < layout.nodeCount(); ++n) {
+        const QRectF sw = layout.nvSwitchRect(n);
+        const QFont swFont = m_theme.fontAtPixels(std::min(layout.em() * 0.7, sw.height() * 0.8));
+        const QFontMetricsF swMetrics(swFont);
+        if (swMetrics.height() * 0.8 > sw.height() ||
+            swMetrics.horizontalAdvance(word) >= sw.width())
+            continue;
+        const double w = swMetrics.horizontalAdvance(word) + 4;
+        painter.fillRect(QRectF(sw.center().x() - w / 2, sw.top(), w, sw.height()), m_theme.muted);
+        painter.setFont(swFont);
+        painter.setPen(m_theme.background);
+        painter.drawText(sw, Qt::AlignCenter, word);
     }
 }
 

@@ -67,6 +67,7 @@ private:
     void drawNodes(QPainter& painter, const TopologyLayout& layout) const;
     void drawGpus(QPainter& painter, const TopologyLayout& layout, int node) const;
     void drawPackets(QPainter& painter, const TopologyLayout& layout) const;
+    void drawNvSwitchLabels(QPainter& painter, const TopologyLayout& layout) const;
     void drawSwitchLabels(QPainter& painter, const TopologyLayout& layout,
                           const std::vector<SwitchBox>& switches) const;
     void drawHiddenNodeCount(QPainter& painter, const TopologyLayout& layout) const;
