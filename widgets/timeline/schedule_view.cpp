@@ -219,13 +219,20 @@ void ScheduleView::drawRows(QPainter& painter, const Layout& l) const {
         painter.fillRect(lane, track);
         if (r % stride == 0) {
             const double h = std::max(rr.height(), lineH);
-            painter.setFont(labelFont);
-            painter.setPen(m_theme.foreground);
-            painter.drawText(
-                QRectF(l.labels.left(), rr.center().y() - h / 2, l.labels.width() - l.em * 0.5, h),
-                Qt::AlignRight | Qt::AlignVCenter,
-                elided(labelFont, QString::fromStdString(row.label),
-                       l.labels.width() - l.em * 0.5));
+            const QRectF box(l.labels.left(), rr.center().y() - h / 2,
+                             l.labels.width() - l.em * 0.5, h);
+            // A label too long for the column wraps when the row has room for its lines.
+            const WrappedText wrapped =
+                wrapText(labelFont, QString::fromStdString(row.label), box.width());
+            if (wrapped.height() <= rr.height()) {
+                drawWrapped(painter, box, wrapped, m_theme.foreground,
+                            Qt::AlignRight | Qt::AlignVCenter);
+            } else {
+                painter.setFont(labelFont);
+                painter.setPen(m_theme.foreground);
+                painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
+                                 elided(labelFont, QString::fromStdString(row.label), box.width()));
+            }
         }
         if (row.idleIsBubble)
             drawBubbles(painter, l, row, lane, hatch);
