@@ -74,8 +74,29 @@ LadderView::Layout LadderView::layoutFor(const QRectF& bounds) const {
     const double rungsTop = l.title.bottom() + l.em * 1.6; // column headings above
     const double space =
         std::max(0.0, inner.bottom() - rungsTop - gaugeH - (showsGauge() ? l.em * 0.8 : 0.0));
-    l.rungH = std::min(l.em * 4.2, space / levels);
-    l.rungs = QRectF(inner.left(), rungsTop, inner.width(), l.rungH * levels);
+    // A source too long for one line wraps and its rung grows by the extra lines, when the
+    // rungs still have room for their values and a source line each; otherwise sources keep
+    // one line (the lint lists what that cuts).
+    const QFont sourceFont = m_theme.fontAtPixels(l.em * 0.78);
+    const double sourceW = inner.width() - 2 * l.em * 0.8;
+    std::vector<double> extras;
+    double sumExtra = 0;
+    for (const LadderLevel& level : m_frame.levels) {
+        const double wrapped =
+            wrappedHeight(sourceFont, QString::fromStdString(level.source), sourceW);
+        extras.push_back(std::max(0.0, wrapped - QFontMetricsF(sourceFont).height()));
+        sumExtra += extras.back();
+    }
+    l.wrapSources = (space - sumExtra) / levels >= l.em * 2.9;
+    l.rungH = std::min(l.em * 4.2, (space - (l.wrapSources ? sumExtra : 0.0)) / levels);
+    double y = rungsTop;
+    for (const double extra : extras) {
+        const double h = l.rungH + (l.wrapSources ? extra : 0.0);
+        l.rungTops.push_back(y);
+        l.rungHeights.push_back(h);
+        y += h;
+    }
+    l.rungs = QRectF(inner.left(), rungsTop, inner.width(), std::max(l.rungH, y - rungsTop));
     // The gauge sits right under the rungs, so the two read as one figure.
     l.gauge = QRectF(inner.left(), l.rungs.bottom() + l.em * 0.8, inner.width(), gaugeH);
     l.track = QRectF(l.gauge.left(), l.gauge.top() + l.em * 1.7, l.gauge.width(), l.em * 1.5);
@@ -83,9 +104,15 @@ LadderView::Layout LadderView::layoutFor(const QRectF& bounds) const {
 }
 
 QRectF LadderView::rungRect(const QRectF& bounds, int level) const {
-    const Layout l = layoutFor(bounds);
-    return {l.rungs.left(), l.rungs.top() + level * l.rungH, l.rungs.width(),
-            l.rungH - l.em * 0.35};
+    return rungRectIn(layoutFor(bounds), level);
+}
+
+QRectF LadderView::rungRectIn(const Layout& l, int level) const {
+    if (level < 0 || static_cast<std::size_t>(level) >= l.rungTops.size())
+        return {l.rungs.left(), l.rungs.top() + level * l.rungH, l.rungs.width(),
+                l.rungH - l.em * 0.35};
+    const auto i = static_cast<std::size_t>(level);
+    return {l.rungs.left(), l.rungTops[i], l.rungs.width(), l.rungHeights[i] - l.em * 0.35};
 }
 
 QRectF LadderView::gaugeTrack(const QRectF& bounds) const {
@@ -152,7 +179,7 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
     const QFont sourceFont = m_theme.fontAtPixels(em * 0.78);
     for (int i = 0; i < static_cast<int>(m_frame.levels.size()); ++i) {
         const LadderLevel& level = m_frame.levels[static_cast<std::size_t>(i)];
-        const QRectF rung = rungRect(bounds, i);
+        const QRectF rung = rungRectIn(l, i);
         const double radius = em * 0.35;
         painter.setPen(level.highlight ? QPen(m_theme.accent, m_theme.lineWidth(em * 0.14))
                                        : QPen(m_theme.grid, m_theme.lineWidth(1.0)));
@@ -165,8 +192,14 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.setBrush(tint);
             painter.drawRoundedRect(rung, radius, radius);
         }
-        const double lineH = std::min(em * 1.6, rung.height() * 0.58);
-        const QRectF top(rung.left(), rung.top() + (rung.height() - lineH - em * 1.1) / 2.0,
+        const double lineH = std::min(em * 1.6, (l.rungH - em * 0.35) * 0.58);
+        const QString sourceText = QString::fromStdString(level.source);
+        const WrappedText source =
+            l.wrapSources
+                ? wrapText(sourceFont, sourceText, rung.width() - 2 * inset)
+                : wrapText(sourceFont, elided(sourceFont, sourceText, rung.width() - 2 * inset), 0);
+        const double sourceH = std::max(em * 1.1, source.height());
+        const QRectF top(rung.left(), rung.top() + (rung.height() - lineH - sourceH) / 2.0,
                          rung.width(), lineH);
         const QString values[] = {QString::fromStdString(level.name),
                                   QString::fromStdString(level.capacity), latencyText(level),
@@ -179,13 +212,9 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
                              elided(font, values[c], cell.width()));
         }
-        if (!level.source.empty()) {
-            painter.setFont(sourceFont);
-            painter.setPen(m_theme.muted);
-            const QRectF src(rung.left() + inset, top.bottom(), rung.width() - 2 * inset, em * 1.1);
-            painter.drawText(src, Qt::AlignLeft | Qt::AlignVCenter,
-                             elided(sourceFont, QString::fromStdString(level.source), src.width()));
-        }
+        drawWrapped(painter,
+                    QRectF(rung.left() + inset, top.bottom(), rung.width() - 2 * inset, sourceH),
+                    source, m_theme.muted, Qt::AlignLeft | Qt::AlignVCenter);
     }
 
     if (showsGauge()) {

@@ -8,6 +8,7 @@
 
 #include <QPainter>
 #include <QWidget>
+#include <vector>
 
 namespace wb {
 
@@ -41,11 +42,15 @@ private:
         double em = 12.0;
         QRectF title;
         QRectF rungs;
-        double rungH = 0.0;
-        QRectF gauge; // label, track and source
+        double rungH = 0.0;           // a rung with a one-line source
+        std::vector<double> rungTops; // each rung's top; sources that wrap make it taller
+        std::vector<double> rungHeights;
+        bool wrapSources = true; // false: no room, sources keep one line
+        QRectF gauge;            // label, track and source
         QRectF track;
     };
     Layout layoutFor(const QRectF& bounds) const;
+    QRectF rungRectIn(const Layout& l, int level) const;
     bool showsGauge() const;
 };
 

@@ -405,16 +405,17 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
     y += l.em * 0.4;
     for (int i = 0;
          i < m_frame.revealed && static_cast<std::size_t>(i) < m_frame.consequences.size(); ++i) {
-        const QRectF r(l.panel.left(), y, l.panel.width(), std::max(0.0, l.panel.bottom() - y));
-        if (r.height() < lineH)
+        // Each consequence wraps; one that would run past the panel is left out whole, with
+        // those after it (the answer card and narration say them too).
+        const WrappedText block =
+            wrapText(i + 1 == m_frame.revealed ? boldFont : bodyFont,
+                     QString::fromStdString(m_frame.consequences[static_cast<std::size_t>(i)]),
+                     l.panel.width());
+        if (y + block.height() > l.panel.bottom())
             break;
-        const QString text =
-            QString::fromStdString(m_frame.consequences[static_cast<std::size_t>(i)]);
-        painter.setFont(i + 1 == m_frame.revealed ? boldFont : bodyFont);
-        painter.setPen(m_theme.foreground);
-        QRectF used;
-        painter.drawText(r, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text, &used);
-        y += used.height() + l.em * 0.3;
+        drawWrapped(painter, QRectF(l.panel.left(), y, l.panel.width(), block.height()), block,
+                    m_theme.foreground);
+        y += block.height() + l.em * 0.3;
     }
 
     // A ring around the failed component, which may be a single cell.

@@ -156,6 +156,7 @@ void NodeTopologyView::paint(QPainter& painter, const QRectF& bounds) const {
         paintStill(painter, layout, bounds);
     }
     paintMoving(painter, layout, raster);
+    paintPartLabels(painter, layout);
     painter.restore();
 }
 
@@ -197,44 +198,15 @@ void NodeTopologyView::paintStill(QPainter& painter, const NodeTopologyLayout& l
         painter.drawLine(line);
     }
 
-    // Parts: GPUs stand out, the switches and the network recede.
+    // Parts: GPUs stand out, the switches and the network recede. Their names come last
+    // (paintPartLabels), over the routes and packets.
     for (int i = 0; i < layout.partCount(); ++i) {
         const NodePart& part = m_frame.parts[static_cast<std::size_t>(i)];
-        const QRectF r = layout.partRect(i);
-        QColor fill = m_theme.surface, text = m_theme.foreground;
-        switch (part.kind) {
-        case NodePartKind::Gpu:
-            fill = m_theme.background;
-            break;
-        case NodePartKind::NvSwitch:
-            fill = linkColor(m_theme, NodeLinkKind::NvLink);
-            text = m_theme.onAccent;
-            break;
-        case NodePartKind::Network:
-        case NodePartKind::Nic:
-            fill = m_theme.muted;
-            text = m_theme.background;
-            break;
-        case NodePartKind::PcieSwitch:
-        case NodePartKind::Cpu:
-        case NodePartKind::HostMemory:
-            break;
-        }
         const bool gpu = part.kind == NodePartKind::Gpu;
         painter.setPen(QPen(part.emphasis ? m_theme.accent : m_theme.foreground,
                             m_theme.lineWidth(part.emphasis ? 2.5 : (gpu ? 1.4 : 1.0))));
-        painter.setBrush(fill);
-        painter.drawRoundedRect(r, 3, 3);
-        const QFont font = m_theme.fontAtPixels(std::min(em * 0.78, r.height() * 0.62), gpu);
-        if (font.pixelSize() >= 6) {
-            const QString label = QString::fromStdString(part.label);
-            const QString shown = elided(font, label, r.width() - 4);
-            if (!shown.isEmpty()) {
-                painter.setFont(font);
-                painter.setPen(text);
-                painter.drawText(r, Qt::AlignCenter, shown);
-            }
-        }
+        painter.setBrush(partColours(part).first);
+        painter.drawRoundedRect(layout.partRect(i), 3, 3);
     }
 
     // Routes over everything; paintMoving puts the packets and marks on top.
@@ -298,6 +270,48 @@ void NodeTopologyView::paintStill(QPainter& painter, const NodeTopologyLayout& l
 
     drawWrappedText(painter, layout.captionRect(), font(em * 0.8), m_theme.muted, caption(),
                     Qt::AlignLeft | Qt::AlignVCenter);
+}
+
+// A part's fill and the colour of its name on it.
+std::pair<QColor, QColor> NodeTopologyView::partColours(const NodePart& part) const {
+    switch (part.kind) {
+    case NodePartKind::Gpu:
+        return {m_theme.background, m_theme.foreground};
+    case NodePartKind::NvSwitch:
+        return {linkColor(m_theme, NodeLinkKind::NvLink), m_theme.onAccent};
+    case NodePartKind::Network:
+    case NodePartKind::Nic:
+        return {m_theme.muted, m_theme.background};
+    case NodePartKind::PcieSwitch:
+    case NodePartKind::Cpu:
+    case NodePartKind::HostMemory:
+        break;
+    }
+    return {m_theme.surface, m_theme.foreground};
+}
+
+// Each part's name on a plate of the part's own fill, drawn after routes and packets so
+// neither runs through a name; a name that does not fit its part is left to the tip.
+void NodeTopologyView::paintPartLabels(QPainter& painter, const NodeTopologyLayout& layout) const {
+    const double em = layout.em();
+    for (int i = 0; i < layout.partCount(); ++i) {
+        const NodePart& part = m_frame.parts[static_cast<std::size_t>(i)];
+        const QRectF r = layout.partRect(i);
+        const bool gpu = part.kind == NodePartKind::Gpu;
+        const QFont font = m_theme.fontAtPixels(std::min(em * 0.78, r.height() * 0.62), gpu);
+        const QFontMetricsF fm(font);
+        const QString label = QString::fromStdString(part.label);
+        const double w = fm.horizontalAdvance(label);
+        if (label.isEmpty() || w > r.width() - 4 || fm.height() * 0.8 > r.height())
+            continue;
+        const auto [fill, text] = partColours(part);
+        const double h = std::min(fm.height(), r.height() - 2);
+        painter.fillRect(QRectF(r.center().x() - w / 2 - 2, r.center().y() - h / 2, w + 4, h),
+                         fill);
+        painter.setFont(font);
+        painter.setPen(text);
+        painter.drawText(r, Qt::AlignCenter, label);
+    }
 }
 
 void NodeTopologyView::paintMoving(QPainter& painter, const NodeTopologyLayout& layout,

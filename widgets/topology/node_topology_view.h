@@ -55,6 +55,8 @@ private:
     void paintStill(QPainter& painter, const NodeTopologyLayout& layout,
                     const QRectF& bounds) const;
     void paintMoving(QPainter& painter, const NodeTopologyLayout& layout, bool raster) const;
+    void paintPartLabels(QPainter& painter, const NodeTopologyLayout& layout) const;
+    std::pair<QColor, QColor> partColours(const NodePart& part) const;
 
     mutable QImage m_still; // paintStill's pixels for m_stillBounds, empty when out of date
     mutable QRectF m_stillBounds;
