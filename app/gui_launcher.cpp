@@ -140,10 +140,8 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
 
     QElapsedTimer sinceStart;
     sinceStart.start();
-    selectOffscreenIfHeadless();
-    quietOffscreenNotices();
-    QApplication app(argc, argv);
-    clearVectorUpperState();
+    const auto application = startApplication(argc, argv);
+    QApplication& app = *application;
     QApplication::setOrganizationName("Warpboard");
     QApplication::setApplicationName("Warpboard");
     QApplication::setApplicationVersion(WARPBOARD_VERSION);

@@ -1,5 +1,6 @@
 #include "platform.h"
 
+#include <QApplication>
 #include <QByteArray>
 #include <QString>
 #include <QtGlobal>
@@ -45,6 +46,14 @@ void filterNotices(QtMsgType type, const QMessageLogContext& context, const QStr
 void quietOffscreenNotices() {
     if (!g_previous)
         g_previous = qInstallMessageHandler(filterNotices);
+}
+
+std::unique_ptr<QApplication> startApplication(int& argc, char** argv) {
+    selectOffscreenIfHeadless();
+    quietOffscreenNotices();
+    auto app = std::make_unique<QApplication>(argc, argv);
+    clearVectorUpperState();
+    return app;
 }
 
 } // namespace wb

@@ -81,14 +81,16 @@ void SlideWidget::setPresentation(bool on) {
 
 void SlideWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    applyFonts();
+    applyFonts(false);
 }
 
-void SlideWidget::applyFonts() {
+void SlideWidget::applyFonts(bool force) {
     // Sizes follow the slide's height, so a window, a 1080p export and an 8000-pixel export
     // all read the same; presentation enlarges them by the theme's scale.
     const TypeScale type = TypeScale::forSlide(height(), m_presentation ? m_theme.fontScale : 1.0);
     const bool changed = !(type == m_type);
+    if (!changed && !force)
+        return; // a resize that keeps the height (a width drag) changes no font
     m_type = type;
     const double u = type.unit();
     auto* layout = this->layout();

@@ -48,7 +48,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void applyFonts();
+    // Fonts and margins from the type scale; `force` re-applies them after a theme change.
+    void applyFonts(bool force = true);
 
     FrameStage* m_stage;
     QLabel* m_title;

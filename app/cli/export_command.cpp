@@ -96,10 +96,7 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
     if (themeName != "light" && themeName != "dark")
         throw CliError("--theme '" + themeName + "' is not allowed; allowed: light|dark");
 
-    selectOffscreenIfHeadless();
-    quietOffscreenNotices();
-    QApplication app(argc, argv);
-    clearVectorUpperState();
+    const auto app = startApplication(argc, argv);
     QApplication::setStyle(QStyleFactory::create("Fusion"));
     const bool present = args.flag("present");
     const Theme theme = present ? Theme::presentation(themeName == "dark")

@@ -140,10 +140,7 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
     if (auto path = args.value("known"))
         known = readKnown(*path);
 
-    selectOffscreenIfHeadless();
-    quietOffscreenNotices();
-    QApplication app(argc, argv);
-    clearVectorUpperState();
+    const auto app = startApplication(argc, argv);
     QApplication::setStyle(QStyleFactory::create("Fusion"));
     // One family everywhere so findings do not depend on which fonts a machine has.
     QFont family(QStringLiteral("DejaVu Sans"));
