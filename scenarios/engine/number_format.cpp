@@ -123,4 +123,20 @@ std::string formatCount(long long n, std::string_view one, std::string_view many
     return s;
 }
 
+std::string formatIndexRanges(const std::vector<int>& ascending) {
+    std::string s;
+    for (std::size_t i = 0; i < ascending.size();) {
+        std::size_t j = i;
+        while (j + 1 < ascending.size() && ascending[j + 1] == ascending[j] + 1)
+            ++j;
+        if (!s.empty())
+            s += ", ";
+        s += std::to_string(ascending[i]);
+        if (j > i)
+            s += "–" + std::to_string(ascending[j]);
+        i = j + 1;
+    }
+    return s;
+}
+
 } // namespace wb

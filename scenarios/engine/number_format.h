@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wb {
 
@@ -35,5 +36,9 @@ std::string formatBytes(double bytes, bool keepTrailingZeros = false);
 
 // "1 rack", "3 racks": the count and the noun in the number it takes.
 std::string formatCount(long long n, std::string_view one, std::string_view many);
+
+// Ascending indices as runs: {0,1,2,3,4,6,7} -> "0–4, 6–7"; {5} -> "5". Lets a table say
+// "ranks 0–4, 6–15" in one row instead of fifteen rows that all read the same.
+std::string formatIndexRanges(const std::vector<int>& ascending);
 
 } // namespace wb

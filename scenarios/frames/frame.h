@@ -27,8 +27,14 @@ using Frame =
                  LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
                  TopologyFrame, BarChartFrame, ClusterMapFrame, FabricFrame, NodeTopologyFrame>;
 
+// How a stage places a step's items. Lead: the first one large, the rest stacked beside it
+// (a picture and what explains it). Grid: equal cells in rows, for small multiples that
+// compare one quantity and must be read at one size.
+enum class Arrangement { Lead, Grid };
+
 struct Frames {
-    std::vector<Frame> items; // laid out left to right, the first one largest
+    std::vector<Frame> items; // laid out left to right
+    Arrangement arrangement = Arrangement::Lead;
     bool operator==(const Frames&) const = default;
 };
 

@@ -4,9 +4,12 @@
 // shows, one per rank, top to bottom; the view zooms, pans and selects inside it.
 #include "import/trace_store.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -34,5 +37,19 @@ struct TimelineFrame {
     std::string caption; // one line under the title (the verdict, a summary)
     bool operator==(const TimelineFrame&) const = default;
 };
+
+// The earliest and latest instants over a frame's traces; {0, 0} when they hold none.
+inline std::pair<std::int64_t, std::int64_t> timeSpan(const TimelineFrame& f) {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max();
+    std::int64_t hi = std::numeric_limits<std::int64_t>::min();
+    for (const TimelineLane& lane : f.lanes)
+        if (lane.store && lane.store->hasTime()) {
+            lo = std::min(lo, lane.store->minNs());
+            hi = std::max(hi, lane.store->maxNs());
+        }
+    if (lo > hi)
+        return {0, 0};
+    return {lo, hi};
+}
 
 } // namespace wb

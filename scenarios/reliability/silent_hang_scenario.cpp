@@ -11,7 +11,8 @@ namespace wb {
 
 namespace {
 
-const char* kNvml = "NVML nvmlUtilization_t.gpu: time one or more kernels ran (FACTS §11)";
+const char* kNvml = "NVML GPU-Util (nvmlUtilization_t.gpu) is the share of time one or more "
+                    "kernels ran (NVML API reference)";
 
 // Nominal times for the timeline, so the picture has a time axis: 4 ms of compute before each
 // collective, then the collective at 100 GB/s bus bandwidth plus 50 µs latency. Only the order
@@ -76,26 +77,48 @@ ScheduleFrame timeline(const C3Model& m, const std::vector<int>& suspects, doubl
     return f;
 }
 
+// One row per group of ranks whose last entry, GPU-Util and suspicion read the same: sixteen
+// identical rows would hide the one that differs, and 32 ranks would not fit the panel.
 FactsFrame recorders(const C3Model& m, const std::vector<int>& suspects, const std::string& title) {
     FactsFrame f;
     f.title = title;
     const HangConfig& c = m.sim.config;
+    struct Group {
+        std::vector<int> ranks;
+        std::string call, value, source;
+        bool emphasis = false;
+    };
+    std::vector<Group> groups;
+    const bool narrowed = suspects.size() < m.sim.ranks.size();
     for (const RankFlightRecord& r : m.sim.ranks) {
         const FlightEntry* e = r.last();
+        Group g;
+        g.call = e ? callShort(e->call) : std::string("nothing recorded");
         // Short value (the last call's number and state, the GPU-Util); the op in the label.
-        std::string value = e ? prefixed("#", std::to_string(e->seq)) + " " +
-                                    (e->state == CallState::Completed ? "done" : "started")
-                              : std::string("no call");
-        value += " · " + (r.alive ? formatSignificant(r.gpuUtil, 3) + " %" : std::string("dead"));
-        std::string source = "GPU-Util " + formatSignificant(r.gpuUtil, 3) + " % · SM activity " +
-                             formatSignificant(r.smActivity * 100, 3) + " % (" +
-                             std::to_string(r.gpuUtil > 0 ? c.channels : 0) + "/" +
-                             std::to_string(c.smCount) + " SMs spin in NCCL) · " + kNvml;
-        std::string label = prefixed("rank ", std::to_string(r.rank));
-        if (e)
-            label.append(": ").append(callShort(e->call));
-        f.rows.push_back({label, value, source,
-                          suspected(suspects, r.rank) && suspects.size() < m.sim.ranks.size()});
+        g.value = e ? prefixed("#", std::to_string(e->seq)) + " " +
+                          (e->state == CallState::Completed ? "done" : "started")
+                    : std::string("no call");
+        g.value += " · " + (r.alive ? formatSignificant(r.gpuUtil, 3) + " %" : std::string("dead"));
+        const int spinning = r.gpuUtil > 0 ? c.channels : 0;
+        g.source = "GPU-Util " + formatSignificant(r.gpuUtil, 3) + " % (NVML) · SM activity " +
+                   formatSignificant(r.smActivity * 100, 3) + " %: " + std::to_string(spinning) +
+                   " of " + std::to_string(c.smCount) + " SMs spin in NCCL";
+        g.emphasis = suspected(suspects, r.rank) && narrowed;
+        auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& o) {
+            return o.call == g.call && o.value == g.value && o.source == g.source &&
+                   o.emphasis == g.emphasis;
+        });
+        if (same != groups.end()) {
+            same->ranks.push_back(r.rank);
+            continue;
+        }
+        g.ranks = {r.rank};
+        groups.push_back(std::move(g));
+    }
+    for (const Group& g : groups) {
+        const std::string label =
+            (g.ranks.size() == 1 ? "rank " : "ranks ") + formatIndexRanges(g.ranks) + ": " + g.call;
+        f.rows.push_back({label, g.value, g.source, g.emphasis});
     }
     return f;
 }
@@ -127,7 +150,7 @@ std::string SilentHangScenario::question() const {
 std::string SilentHangScenario::answer() const {
     return R"(**A collective completes only when every rank calls it with the same op and size; otherwise everyone who entered it waits forever.**
 - NCCL matches calls by order: the k-th collective on a communicator pairs with every other rank's k-th. A rank that died, skipped a call, or called with another size or in another order leaves collective k pending.
-- The ranks that entered it keep an NCCL kernel resident, spinning on flags. NVML's GPU-Util is the "percent of time … one or more kernels was executing" (FACTS §11), so it reads **100 %** while only one SM per channel (16 of 132 here) is busy and no FLOP is useful. Utilisation cannot tell victims from the culprit.
+- The ranks that entered it keep an NCCL kernel resident, spinning on flags. NVML's GPU-Util is the "percent of time … one or more kernels was executing" (NVML API reference, nvmlUtilization_t), so it reads **100 %** while only one SM per channel (16 of 132 here) is busy and no FLOP is useful. Utilisation cannot tell victims from the culprit.
 - Triage from data, not from guesses: dump every rank's flight recorder (PyTorch's NCCL flight recorder: sequence id, op, sizes, state); find the lowest sequence number not completed everywhere; the ranks that never issued it are the suspects; if all issued it, the ranks whose op or size disagrees with the majority are.
 - Then look at the culprit itself: a dead process → its log and the host's kernel log; alive but elsewhere → its stack (py-spy dump); a mismatched call → a rank-dependent code path.)";
 }

@@ -80,7 +80,8 @@ std::string verdictText(const TriageVerdict& v) {
 FactsFrame figuresTable(const std::string& title, const Triaged& t, const std::string& source) {
     FactsFrame f;
     f.title = title;
-    f.rows.push_back({"verdict", verdictText(t.verdict), "rules in the answer card", true});
+    f.rows.push_back({"verdict", verdictText(t.verdict),
+                      "rules in the answer card; every figure " + source, true});
     // The two figures the verdict turns on as the value; the rest on the line below, so
     // every row fits a slide column.
     for (const RankFigures& r : t.figures) {
@@ -88,8 +89,7 @@ FactsFrame figuresTable(const std::string& title, const Triaged& t, const std::s
         f.rows.push_back({"rank " + std::to_string(r.rank),
                           "compute " + ms(r.computeUs) + " · wait " + ms(r.waitUs),
                           "comm " + ms(r.commUs) + " · overlap " +
-                              formatSignificant(r.overlapPct, 3) + " % · idle " + ms(r.idleUs) +
-                              " — " + source,
+                              formatSignificant(r.overlapPct, 3) + " % · idle " + ms(r.idleUs),
                           straggler});
     }
     return f;
@@ -276,11 +276,23 @@ Story SlowdownTriageScenario::build(const Params& p) const {
          "moves every all-reduce after compute. The verdict comes from the figures, not from "
          "the case's name.",
          8.0, [cases, ranks](double) {
+             // One cell each, on one time scale: the slowdown is the difference in length.
              Frames frames;
+             frames.arrangement = Arrangement::Grid;
+             std::vector<TimelineFrame> views;
+             std::int64_t longest = 0;
              std::size_t i = 0;
-             for (const TriageCase c : allTriageCases())
-                 frames.items.push_back(
+             for (const TriageCase c : allTriageCases()) {
+                 views.push_back(
                      timeline(triageCaseTitle(c) + " · generated", *cases[i++], ranks, true, 4));
+                 const auto [lo, hi] = timeSpan(views.back());
+                 views.back().viewStartNs = lo;
+                 longest = std::max(longest, hi - lo);
+             }
+             for (TimelineFrame& v : views) {
+                 v.viewEndNs = v.viewStartNs + longest;
+                 frames.items.push_back(std::move(v));
+             }
              return frames;
          }});
     return story;

@@ -55,6 +55,9 @@ private slots:
     }
     void significantDigits() {
         QCOMPARE(formatSignificant(295.34, 4), std::string("295.3"));
+        QCOMPARE(formatIndexRanges({0, 1, 2, 3, 4, 6, 7, 9}), std::string("0–4, 6–7, 9"));
+        QCOMPARE(formatIndexRanges({5}), std::string("5"));
+        QCOMPARE(formatIndexRanges({}), std::string());
         QCOMPARE(formatSignificant(20.0, 4), std::string("20"));
         QCOMPARE(formatSignificant(1.0 / 12.0, 3), std::string("0.0833"));
         QCOMPARE(formatSignificant(1365.33, 3), std::string("1365"));

@@ -83,16 +83,23 @@ private slots:
         QVERIFY(rows.back().bottom() <= 560.0);
         const double fitted = rows.front().height();
         saveForHumans(grabImage(view), QStringLiteral("facts_many_dark"));
-        // Far too many rows: type stops at the floor and the table overflows rather than
-        // shrink further (the lint reports it); the rows are as tall as the floor needs.
+        // Far too many rows: type stops at the floor and no further; the rows that fit are
+        // drawn whole and a line under them counts the ones left out.
         for (int i = 0; i < 20; ++i)
             frame.rows.push_back({"row", "1", "src", false});
         view.setFrame(frame);
         rows = view.rowRects(QRectF(view.rect()));
-        QVERIFY(rows.back().bottom() > 560.0);
+        QVERIFY(rows.size() < frame.rows.size());
+        QVERIFY(rows.back().bottom() <= 560.0);
         const double floor = view.typeScale().floor();
         QVERIFY(rows.back().height() >= floor * 2.0); // a value line and a source line
         QVERIFY(rows.back().height() <= fitted);
+        // The count line is drawn below the last row, in the muted colour.
+        const QImage image = grabImage(view);
+        saveForHumans(image, QStringLiteral("facts_overflow_dark"));
+        const QRect below(0, static_cast<int>(rows.back().bottom()) + 2, view.width(),
+                          std::max(1, 560 - static_cast<int>(rows.back().bottom()) - 2));
+        QVERIFY(countNear(image, below, view.theme().muted, 40) > 20);
     }
 };
 

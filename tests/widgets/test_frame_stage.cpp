@@ -115,6 +115,24 @@ private slots:
         QVERIFY(stageLayout(area, 0).empty());
     }
 
+    void gridGivesSmallMultiplesOneSize() {
+        const QRect area(0, 0, 1280, 720);
+        const std::vector<QRect> r = stageLayout(area, 4, Arrangement::Grid);
+        QCOMPARE(r.size(), std::size_t{4});
+        for (const QRect& cell : r) {
+            QCOMPARE(cell.size(), r[0].size());
+            QVERIFY(area.contains(cell));
+        }
+        QCOMPARE(r[1].top(), r[0].top()); // two by two
+        QVERIFY(r[2].top() > r[0].bottom());
+        QCOMPARE(r[2].left(), r[0].left());
+        QVERIFY(r[0].width() > 600 && r[0].height() > 320);
+        for (std::size_t a = 0; a < r.size(); ++a)
+            for (std::size_t b = a + 1; b < r.size(); ++b)
+                QVERIFY(!r[a].intersects(r[b]));
+        QCOMPARE(stageLayout(area, 3, Arrangement::Grid).size(), std::size_t{3});
+    }
+
     void oneViewPerItemReusedByKind() {
         FrameStage stage;
         stage.resize(1280, 720);

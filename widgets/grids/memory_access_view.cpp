@@ -4,6 +4,7 @@
 #include "grids/lanes_per_warp.h"
 #include "text/view_text.h"
 
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QPainterPath>
 #include <QToolTip>
@@ -113,6 +114,12 @@ QString MemoryAccessView::countsText(const MemoryAccessFrame& frame) {
            conflict;
 }
 
+std::vector<LegendEntry> MemoryAccessView::sharedKeyEntries() const {
+    return {{m_theme.accent, Qt::NoPen, tr("one lane, one word")},
+            {conflictColor(), Qt::NoPen, tr("bank conflict: words in one bank serialise")},
+            {broadcastColor(), Qt::NoPen, tr("broadcast: several lanes, one word")}};
+}
+
 MemoryAccessView::Layout MemoryAccessView::layoutFor(const QRectF& bounds) const {
     Layout l;
     const double h = bounds.height();
@@ -121,7 +128,25 @@ MemoryAccessView::Layout MemoryAccessView::layoutFor(const QRectF& bounds) const
     const double pad = em * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
     const bool shared = m_frame.space == MemoryAccessFrame::Space::Shared;
-    l.header = QRectF(inner.left(), inner.top(), inner.width(), em * 4.3);
+
+    // Header: every block wraps to the width, and the header is as tall as they need.
+    const double w = inner.width();
+    l.title =
+        wrapText(m_theme.fontAtPixels(em * 1.15, true), QString::fromStdString(m_frame.title), w);
+    const QFont instrFont = m_theme.monoFontAtPixels(em * 0.95);
+    l.instruction = wrapText(instrFont, QString::fromStdString(m_frame.instruction), w);
+    std::uint64_t base = UINT64_MAX;
+    std::uint64_t span = 0;
+    for (const LaneAccess& lane : m_frame.lanes)
+        if (lane.active)
+            base = std::min(base, lane.address);
+    for (const LaneAccess& lane : m_frame.lanes)
+        if (lane.active)
+            span = std::max(span, lane.address - base);
+    const double instrW = l.instruction.empty() ? 0.0 : l.instruction.width() + em;
+    const QFont countsFont = m_theme.fontAtPixels(em * 1.0, true);
+    l.counts = wrapText(countsFont, countsText(m_frame), w);
+
     l.rowLabelW = shared ? em * 3.6 : 0.0;
     const double lanesLeft = inner.left() + l.rowLabelW;
     const double lanesW = inner.width() - l.rowLabelW;
@@ -129,35 +154,107 @@ MemoryAccessView::Layout MemoryAccessView::layoutFor(const QRectF& bounds) const
     l.twoRows = (lanesW - (kLanesPerWarp - 1) * gap) / kLanesPerWarp < em * 2.4;
     const int perRow = l.twoRows ? kLanesPerWarp / 2 : kLanesPerWarp;
     l.laneW = (lanesW - (perRow - 1) * gap) / perRow;
+
+    // Offsets under the lanes in B, kB, MB or GB: the first unit in which the widest fits.
+    if (!shared && base != UINT64_MAX) {
+        const QFontMetricsF am(m_theme.monoFontAtPixels(std::min(em * 0.72, l.laneW * 0.3)));
+        const std::array<std::pair<double, const char*>, 4> units{
+            {{1.0, "B"}, {1e3, "kB"}, {1e6, "MB"}, {1e9, "GB"}}};
+        l.offsetsFit = false;
+        for (const auto& [scale, unit] : units) {
+            const QString widest = QStringLiteral("+") +
+                                   QString::fromStdString(formatSignificant(
+                                       static_cast<double>(span) / scale, scale == 1.0 ? 12 : 3));
+            if (am.horizontalAdvance(widest) <= l.laneW + 4.0) {
+                l.offsetScale = scale;
+                l.offsetUnit = QString::fromLatin1(unit);
+                l.offsetsFit = true;
+                break;
+            }
+        }
+        const QString note =
+            l.offsetsFit
+                ? tr("under each lane: offset in %1 from 0x%2").arg(l.offsetUnit).arg(base, 0, 16)
+                : tr("offsets from 0x%1: hover a lane").arg(base, 0, 16);
+        const QFont noteFont = m_theme.fontAtPixels(em * 0.8);
+        l.noteBesideInstruction =
+            QFontMetricsF(noteFont).horizontalAdvance(note) <= w - instrW && !l.instruction.empty();
+        l.note = wrapText(noteFont, note, l.noteBesideInstruction ? w - instrW : w);
+    }
+    double headerH = l.title.height() + em * 0.3 + std::max(l.instruction.height(), em * 1.1);
+    if (!l.note.empty() && !l.noteBesideInstruction)
+        headerH += l.note.height();
+    headerH += em * 0.2 + l.counts.height() + em * 0.2;
+    l.header = QRectF(inner.left(), inner.top(), inner.width(), headerH);
+
     l.laneH = em * 1.7;
     l.laneRowH = l.laneH + em * 1.2;
     l.lanes = QRectF(lanesLeft, l.header.bottom() + em * 0.4, lanesW,
                      l.twoRows ? 2.0 * l.laneRowH + em * 0.2 : l.laneRowH);
-    const double arrowsH = std::clamp(h * (shared ? 0.16 : 0.22), em * 2.5, em * 9.0);
+
+    // The key: wrapped, and the targets get what is left.
+    const QFont keyFont = m_theme.fontAtPixels(em * 0.8);
+    if (shared) {
+        l.sharedKey = layoutLegend(sharedKeyEntries(), keyFont, inner.width());
+        l.keyH = l.sharedKey.height + em * 0.4;
+    }
+
+    double arrowsH = std::clamp(h * (shared ? 0.16 : 0.22), em * 2.5, em * 9.0);
+    if (shared) {
+        // Many bank rows take room from the arrows first: the rows are the point.
+        const double rowsWanted =
+            em * 1.5 + em * 1.1 * static_cast<double>(std::min(kMaxRows, m_rows.size()));
+        const double spare = inner.bottom() - l.lanes.bottom() - l.keyH - rowsWanted;
+        arrowsH = std::clamp(spare, em * 2.5, arrowsH);
+    }
     l.arrows = QRectF(lanesLeft, l.lanes.bottom(), lanesW, arrowsH);
-    const double legendH = em * 1.6;
-    l.targets = QRectF(inner.left(), l.arrows.bottom(), inner.width(),
-                       std::max(0.0, inner.bottom() - l.arrows.bottom() - legendH));
 
     if (shared) {
+        l.targets = QRectF(inner.left(), l.arrows.bottom(), inner.width(),
+                           std::max(0.0, inner.bottom() - l.arrows.bottom() - l.keyH));
         l.bankW = lanesW / kBanks;
         l.bankHeaderH = em * 1.5;
         const auto rows =
             static_cast<double>(std::max<std::size_t>(1, std::min(kMaxRows, m_rows.size())));
         l.rowH = std::min(em * 2.1, std::max(0.0, l.targets.height() - l.bankHeaderH) / rows);
-    } else {
-        const int lines = std::max(1, static_cast<int>(m_frame.lines.size()));
-        l.lineGap = em * 0.6;
-        const double minSector = em * 1.6;
-        const int fit = std::max(1, static_cast<int>((inner.width() + l.lineGap) /
-                                                     (kSectorsPerLine * minSector + l.lineGap)));
-        l.linesPerRow = std::min(lines, fit);
-        const int lineRows = (lines + l.linesPerRow - 1) / l.linesPerRow;
-        l.lineW =
-            std::min(em * 16.0, (inner.width() - (l.linesPerRow - 1) * l.lineGap) / l.linesPerRow);
-        const double labelH = em * 1.3;
-        l.lineH = std::clamp(l.targets.height() / lineRows - labelH - em * 0.4, 4.0, em * 3.2);
+        return l;
     }
+
+    const int lines = std::max(1, static_cast<int>(m_frame.lines.size()));
+    l.lineGap = em * 0.6;
+    const double minSector = em * 1.6;
+    const int fit = std::max(1, static_cast<int>((inner.width() + l.lineGap) /
+                                                 (kSectorsPerLine * minSector + l.lineGap)));
+    l.linesPerRow = std::min(lines, fit);
+    l.lineW =
+        std::min(em * 16.0, (inner.width() - (l.linesPerRow - 1) * l.lineGap) / l.linesPerRow);
+    const double labelH = em * 1.3;
+    const double minLineH = em * 0.9;
+    // Rows of lines that fit with the key below them; lines past those are counted, not drawn
+    // on top of each other.
+    const auto keyFor = [&](int shown) {
+        QString key = tr("lanes and their sectors share a colour \u00b7 filled: 32-byte sector "
+                         "moved \u00b7 dashed: rest of the 128-byte line, not moved");
+        if (shown < static_cast<int>(m_frame.lines.size()))
+            key += tr(" \u00b7 %1 of %2 lines shown").arg(shown).arg(m_frame.lines.size());
+        return wrapText(keyFont, key, inner.width());
+    };
+    l.linesShown = static_cast<int>(m_frame.lines.size());
+    for (int pass = 0; pass < 2; ++pass) {
+        l.globalKey = keyFor(l.linesShown);
+        l.keyH = l.globalKey.height() + em * 0.4;
+        const double targetsH = std::max(0.0, inner.bottom() - l.arrows.bottom() - l.keyH);
+        const int rowsFit =
+            std::max(1, static_cast<int>(targetsH / (labelH + minLineH + em * 0.4)));
+        const int rowsWanted = (l.linesShown + l.linesPerRow - 1) / l.linesPerRow;
+        if (rowsWanted <= rowsFit)
+            break;
+        l.linesShown = std::min(l.linesShown, rowsFit * l.linesPerRow);
+    }
+    l.targets = QRectF(inner.left(), l.arrows.bottom(), inner.width(),
+                       std::max(0.0, inner.bottom() - l.arrows.bottom() - l.keyH));
+    const int lineRows = std::max(1, (l.linesShown + l.linesPerRow - 1) / l.linesPerRow);
+    l.lineH = std::clamp(l.targets.height() / lineRows - labelH - em * 0.4, 4.0, em * 3.2);
     return l;
 }
 
@@ -173,7 +270,7 @@ QRectF MemoryAccessView::laneRect(const QRectF& bounds, int lane) const {
 
 QRectF MemoryAccessView::lineRect(const QRectF& bounds, int index) const {
     const Layout l = layoutFor(bounds);
-    const int lines = static_cast<int>(m_frame.lines.size());
+    const int lines = l.linesShown;
     if (index < 0 || index >= lines) {
         return {};
     }
@@ -236,46 +333,35 @@ void MemoryAccessView::paint(QPainter& painter, const QRectF& bounds) const {
     const double em = l.em;
     const bool shared = m_frame.space == MemoryAccessFrame::Space::Shared;
 
-    // Header: title, instruction, counts.
-    const QFont titleFont = m_theme.fontAtPixels(em * 1.15, true);
-    painter.setFont(titleFont);
-    painter.setPen(m_theme.foreground);
-    const QRectF titleRect(l.header.left(), l.header.top(), l.header.width(), em * 1.6);
-    painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(titleFont, QString::fromStdString(m_frame.title), titleRect.width()));
-    // Instruction (and, for global memory, what the offsets under the lanes are relative to).
-    std::uint64_t base = UINT64_MAX;
-    for (const LaneAccess& lane : m_frame.lanes) {
-        if (lane.active) {
-            base = std::min(base, lane.address);
-        }
+    // Header: title, instruction (with the offsets' note beside it or below), counts.
+    double y = l.header.top();
+    y += drawWrapped(painter, QRectF(l.header.left(), y, l.header.width(), l.title.height()),
+                     l.title, m_theme.foreground) +
+         em * 0.3;
+    const double instrH = std::max(l.instruction.height(), em * 1.1);
+    drawWrapped(painter, QRectF(l.header.left(), y, l.header.width(), instrH), l.instruction,
+                m_theme.muted, Qt::AlignLeft | Qt::AlignVCenter);
+    if (!l.note.empty()) {
+        const double noteX = l.noteBesideInstruction ? l.instruction.width() + em : 0.0;
+        const double noteY = l.noteBesideInstruction ? y : y + instrH;
+        drawWrapped(painter,
+                    QRectF(l.header.left() + noteX, noteY, l.header.width() - noteX,
+                           l.noteBesideInstruction ? instrH : l.note.height()),
+                    l.note, m_theme.muted, Qt::AlignLeft | Qt::AlignVCenter);
+        if (!l.noteBesideInstruction)
+            y += l.note.height();
     }
-    const QFont instrFont = m_theme.monoFontAtPixels(em * 0.95);
-    const QString instruction = QString::fromStdString(m_frame.instruction);
-    const QRectF line2(l.header.left(), titleRect.bottom(), l.header.width(), em * 1.35);
-    painter.setFont(instrFont);
-    painter.setPen(m_theme.muted);
-    painter.drawText(line2, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(instrFont, instruction, line2.width()));
-    if (!shared && base != UINT64_MAX) {
-        const double instrW = instruction.isEmpty()
-                                  ? 0.0
-                                  : QFontMetricsF(instrFont).horizontalAdvance(instruction) + em;
-        const QFont note = m_theme.fontAtPixels(em * 0.8);
-        painter.setFont(note);
-        painter.drawText(
-            QRectF(line2.left() + instrW, line2.top(), line2.width() - instrW, line2.height()),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            elided(note, tr("under each lane: byte offset from 0x%1").arg(base, 0, 16),
-                   line2.width() - instrW));
-    }
-    // The counts, on their own line so they never get cut.
-    const QFont countsFont = m_theme.fontAtPixels(em * 1.0, true);
-    painter.setFont(countsFont);
-    painter.setPen(shared && m_frame.conflictDegree > 1 ? conflictColor() : m_theme.foreground);
-    const QRectF line3(l.header.left(), line2.bottom(), l.header.width(), em * 1.35);
-    painter.drawText(line3, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(countsFont, countsText(m_frame), line3.width()));
+    y += instrH + em * 0.2;
+    // The counts, on their own lines so they are never cut.
+    drawWrapped(painter, QRectF(l.header.left(), y, l.header.width(), l.counts.height()), l.counts,
+                shared && m_frame.conflictDegree > 1 ? conflictColor() : m_theme.foreground);
+    const std::uint64_t base = [&] {
+        std::uint64_t b = UINT64_MAX;
+        for (const LaneAccess& lane : m_frame.lanes)
+            if (lane.active)
+                b = std::min(b, lane.address);
+        return b;
+    }();
 
     // The lanes, with what each one addresses underneath.
     const QFont laneFont = m_theme.fontAtPixels(std::min(em * 0.9, l.laneW * 0.45), true);
@@ -304,14 +390,19 @@ void MemoryAccessView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.setPen(text);
         painter.drawText(box, Qt::AlignCenter, QString::number(i));
         QString under;
-        if (lane.active) {
-            under = shared ? QStringLiteral("b%1").arg(lane.bank)
-                           : QStringLiteral("+%1").arg(lane.address - base);
+        if (lane.active && shared) {
+            under = QStringLiteral("b%1").arg(lane.bank);
+        } else if (lane.active && l.offsetsFit) {
+            const double offset = static_cast<double>(lane.address - base) / l.offsetScale;
+            under =
+                QStringLiteral("+") +
+                QString::fromStdString(formatSignificant(offset, l.offsetScale == 1.0 ? 12 : 3));
         }
         painter.setFont(addrFont);
         painter.setPen(highlight ? m_theme.foreground : m_theme.muted);
         const QRectF addr(box.left() - 2.0, box.bottom(), box.width() + 4.0, em * 1.1);
-        painter.drawText(addr, Qt::AlignCenter, elided(addrFont, under, addr.width()));
+        if (QFontMetricsF(addrFont).horizontalAdvance(under) <= addr.width())
+            painter.drawText(addr, Qt::AlignCenter, under);
     }
 
     if (shared) {
@@ -368,14 +459,20 @@ void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, cons
         m_frame.highlightLane >= 0 && m_frame.highlightLane < count
             ? m_frame.lanes[static_cast<std::size_t>(m_frame.highlightLane)].sector
             : -1;
-    for (int li = 0; li < static_cast<int>(m_frame.lines.size()); ++li) {
+    const QFontMetricsF labelMetrics(labelFont);
+    for (int li = 0; li < l.linesShown; ++li) {
         const QRectF box = lineRect(bounds, li);
         const std::uint64_t line = m_frame.lines[static_cast<std::size_t>(li)];
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
-        painter.drawText(QRectF(box.left(), box.bottom() + em * 0.1, box.width(), em * 1.2),
-                         Qt::AlignLeft | Qt::AlignTop,
-                         elided(labelFont, tr("line %1").arg(line), box.width()));
+        // "line N", or just N where the line is too narrow for the word.
+        QString label = tr("line %1").arg(line);
+        if (labelMetrics.horizontalAdvance(label) > box.width())
+            label = QString::number(line);
+        if (labelMetrics.horizontalAdvance(label) <= box.width())
+            painter.drawText(QRectF(box.left(), box.bottom() + em * 0.1, box.width(),
+                                    std::max(em * 1.2, labelMetrics.height())),
+                             Qt::AlignLeft | Qt::AlignTop, label);
         for (int slot = 0; slot < kSectorsPerLine; ++slot) {
             const std::uint64_t sector = line * kSectorsPerLine + static_cast<std::uint64_t>(slot);
             const auto it =
@@ -403,17 +500,11 @@ void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, cons
         }
     }
 
-    // Key.
-    const QFont keyFont = m_theme.fontAtPixels(em * 0.8);
-    painter.setFont(keyFont);
-    painter.setPen(m_theme.muted);
-    const QRectF key(l.targets.left(), l.targets.bottom() + em * 0.2, l.targets.width(), em * 1.3);
-    painter.drawText(
-        key, Qt::AlignLeft | Qt::AlignVCenter,
-        elided(keyFont,
-               tr("lanes and their sectors share a colour \u00b7 filled: 32-byte sector "
-                  "moved \u00b7 dashed: rest of the 128-byte line, not moved"),
-               key.width()));
+    // Key, wrapped; it says how many lines are drawn when not all fit.
+    drawWrapped(painter,
+                QRectF(l.targets.left(), l.targets.bottom() + em * 0.2, l.targets.width(),
+                       l.globalKey.height()),
+                l.globalKey, m_theme.muted);
 }
 
 void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, const Layout& l) const {
@@ -449,12 +540,20 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
     // Bank headers: conflicting banks filled.
     const QFont headFont = m_theme.fontAtPixels(std::min(em * 0.8, l.bankW * 0.42), true);
     painter.setFont(headFont);
+    // Every bank numbered when two digits fit a column, else every second or third one.
+    const double headTextW = QFontMetricsF(headFont).horizontalAdvance(QStringLiteral("31")) + 2.0;
+    const int headEvery = std::max(1, static_cast<int>(std::ceil(headTextW / l.bankW)));
     for (int bank = 0; bank < kBanks; ++bank) {
-        const QRectF head = bankHeaderRect(bounds, bank).adjusted(1.0, 0.0, -1.0, -em * 0.15);
+        const QRectF column = bankHeaderRect(bounds, bank);
+        const QRectF head = column.adjusted(1.0, 0.0, -1.0, -em * 0.15);
         const bool conflict = bankConflicts(bank);
         painter.fillRect(head, conflict ? conflictColor() : m_theme.surface);
+        if (bank % headEvery != 0)
+            continue;
         painter.setPen(conflict ? QColor(Qt::white) : m_theme.muted);
-        painter.drawText(head, Qt::AlignCenter, QString::number(bank));
+        painter.drawText(
+            QRectF(column.center().x() - headTextW / 2, head.top(), headTextW, head.height()),
+            Qt::AlignCenter, QString::number(bank));
     }
     const QFont labelFont = m_theme.fontAtPixels(std::min(em * 0.78, l.rowH * 0.6));
     painter.setFont(labelFont);
@@ -465,21 +564,36 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
 
     // Grid rows: background stripes, then the words hit.
     const std::size_t rows = std::min(kMaxRows, m_rows.size());
+    const double labelLineH = QFontMetricsF(labelFont).height();
+    const auto labelEvery =
+        static_cast<std::size_t>(std::max(1.0, std::ceil(labelLineH / std::max(1.0, l.rowH))));
     for (std::size_t r = 0; r < rows; ++r) {
         const QRectF first = bankCellRect(bounds, 0, m_rows[r]);
         const QRectF band(first.left(), first.top(), l.bankW * kBanks, first.height());
         painter.fillRect(band, m_theme.grid);
         painter.fillRect(band.adjusted(1.0, 1.0, -1.0, r + 1 == rows ? -1.0 : 0.0),
                          r % 2 == 0 ? m_theme.background : m_theme.surface);
+        // Rows thinner than a line of text are labelled every few rows, each label centred
+        // on its row, so labels neither shrink below the floor nor run into each other.
+        if (r % labelEvery != 0)
+            continue;
+        const double labelH = std::max(band.height(), labelLineH);
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
-        painter.drawText(
-            QRectF(l.targets.left(), band.top(), l.rowLabelW - em * 0.4, band.height()),
-            Qt::AlignRight | Qt::AlignVCenter, tr("row %1").arg(m_rows[r]));
+        painter.drawText(QRectF(l.targets.left(), band.center().y() - labelH / 2,
+                                l.rowLabelW - em * 0.4, labelH),
+                         Qt::AlignRight | Qt::AlignVCenter, tr("row %1").arg(m_rows[r]));
     }
     const QFont cellFont =
         m_theme.fontAtPixels(std::min({em * 0.78, l.bankW * 0.4, l.rowH * 0.6}), true);
     painter.setFont(cellFont);
+    // Lane numbers in the cells only when every one fits: the cell's colour and its hover tip
+    // carry the same information when the grid is too dense for digits.
+    const QFontMetricsF cellMetrics(cellFont);
+    const QRectF sampleCell = QRectF(0, 0, l.bankW, l.rowH).adjusted(1.5, 1.5, -1.5, -1.5);
+    const bool cellDigits =
+        cellMetrics.height() <= sampleCell.height() + 2.0 &&
+        cellMetrics.horizontalAdvance(QStringLiteral("\u00d732")) <= sampleCell.width() + 2.0;
     for (const BankHit& hit : m_frame.bankHits) {
         const QRectF cell = bankCellRect(bounds, hit.bank, hit.row);
         if (cell.isEmpty()) {
@@ -510,8 +624,10 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
         QString text = broadcast
                            ? QStringLiteral("\u00d7%1").arg(hit.lanes.size())
                            : (hit.lanes.empty() ? QString() : QString::number(hit.lanes.front()));
-        painter.setPen(QColor(Qt::white));
-        painter.drawText(inset, Qt::AlignCenter, elided(cellFont, text, inset.width() + 4.0));
+        if (cellDigits) {
+            painter.setPen(QColor(Qt::white));
+            painter.drawText(inset.adjusted(-1.0, -1.0, 1.0, 1.0), Qt::AlignCenter, text);
+        }
     }
     if (m_rows.size() > kMaxRows) {
         painter.setFont(labelFont);
@@ -522,33 +638,10 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
                          tr("+%1 more rows").arg(m_rows.size() - kMaxRows));
     }
 
-    // Key.
+    // Key, wrapped into rows as the width allows.
     painter.setRenderHint(QPainter::Antialiasing, true);
-    const QFont keyFont = m_theme.fontAtPixels(em * 0.8);
-    painter.setFont(keyFont);
-    const QFontMetricsF fm(keyFont);
-    double x = l.targets.left();
-    const double y = l.targets.bottom() + em * 0.2;
-    const double sw = em * 0.9;
-    const auto entry = [&](const QColor& colour, bool pill, const QString& text) {
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(colour);
-        const QRectF swatch(x, y + (em * 1.3 - sw) / 2.0, sw * (pill ? 1.6 : 1.0), sw);
-        if (pill) {
-            painter.drawRoundedRect(swatch, sw * 0.45, sw * 0.45);
-        } else {
-            painter.drawRect(swatch);
-        }
-        x = swatch.right() + em * 0.4;
-        painter.setPen(m_theme.muted);
-        const double w = std::min(fm.horizontalAdvance(text), l.targets.right() - x);
-        painter.drawText(QRectF(x, y, w, em * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(keyFont, text, w));
-        x += w + em * 1.2;
-    };
-    entry(m_theme.accent, false, tr("one lane, one word"));
-    entry(conflictColor(), false, tr("bank conflict: words in one bank serialise"));
-    entry(broadcastColor(), true, tr("broadcast: several lanes, one word"));
+    drawLegend(painter, QPointF(l.targets.left(), l.targets.bottom() + em * 0.2), l.sharedKey,
+               sharedKeyEntries(), m_theme.muted);
 }
 
 bool MemoryAccessView::event(QEvent* event) {

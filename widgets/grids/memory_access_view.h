@@ -6,6 +6,7 @@
 #include "drawing/frame_view.h"
 #include "drawing/theme.h"
 #include "frames/memory_access_frame.h"
+#include "text/legend_layout.h"
 
 #include <QPainter>
 #include <QWidget>
@@ -53,6 +54,19 @@ private:
     struct Layout {
         double em = 12.0;
         QRectF header;
+        // Header text, wrapped to the view's width: title, instruction, the note on what the
+        // offsets are, and the counts, each block below the previous one.
+        WrappedText title, instruction, note, counts;
+        bool noteBesideInstruction = false;
+        // Offsets under the lanes, in the largest unit that lets every one fit its lane.
+        double offsetScale = 1.0;
+        QString offsetUnit;
+        bool offsetsFit = true;
+        // The key under the targets.
+        WrappedText globalKey;
+        LegendLayout sharedKey;
+        double keyH = 0.0;
+        int linesShown = 0; // global: lines that fit; the rest are counted in the key
         QRectF lanes;
         bool twoRows = false;
         double laneW = 0.0;
@@ -72,6 +86,7 @@ private:
         double rowLabelW = 0.0;
     };
     Layout layoutFor(const QRectF& bounds) const;
+    std::vector<LegendEntry> sharedKeyEntries() const;
     void paintGlobal(QPainter& painter, const QRectF& bounds, const Layout& l) const;
     void paintShared(QPainter& painter, const QRectF& bounds, const Layout& l) const;
     int rowIndex(std::uint64_t row) const;

@@ -115,7 +115,8 @@ QWidget* FrameStage::view(int index) const {
 }
 
 void FrameStage::relayout() {
-    const std::vector<QRect> areas = stageLayout(rect(), static_cast<int>(m_views.size()));
+    const std::vector<QRect> areas =
+        stageLayout(rect(), static_cast<int>(m_views.size()), m_frames.arrangement);
     for (std::size_t i = 0; i < m_views.size() && i < areas.size(); ++i) {
         m_views[i]->setGeometry(areas[i]);
     }

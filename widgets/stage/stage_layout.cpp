@@ -5,7 +5,7 @@
 
 namespace wb {
 
-std::vector<QRect> stageLayout(const QRect& area, int count) {
+std::vector<QRect> stageLayout(const QRect& area, int count, Arrangement arrangement) {
     std::vector<QRect> out;
     if (count <= 0 || area.isEmpty()) {
         return out;
@@ -16,6 +16,19 @@ std::vector<QRect> stageLayout(const QRect& area, int count) {
     const QRect inner = area.adjusted(margin, margin, -margin, -margin);
     if (count == 1) {
         out.push_back(inner);
+        return out;
+    }
+    if (arrangement == Arrangement::Grid) {
+        const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
+        const int rows = (count + cols - 1) / cols;
+        const int cellW = std::max(1, (inner.width() - margin * (cols - 1)) / cols);
+        const int cellH = std::max(1, (inner.height() - margin * (rows - 1)) / rows);
+        for (int i = 0; i < count; ++i) {
+            const int r = i / cols;
+            const int c = i % cols;
+            out.emplace_back(inner.left() + c * (cellW + margin),
+                             inner.top() + r * (cellH + margin), cellW, cellH);
+        }
         return out;
     }
     const int leftW = static_cast<int>(std::lround((inner.width() - margin) * 0.6));

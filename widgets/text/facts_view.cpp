@@ -62,6 +62,30 @@ FactsView::Layout FactsView::layoutFor(const QRectF& bounds) const {
         px = std::max(m_type.floor(), px * 0.92);
         l = layoutAt(bounds, px);
     }
+    if (l.bottom <= bounds.bottom() || l.rows.empty())
+        return l;
+    // Still too tall at the floor: keep the rows that fit above a line that counts the rest
+    // (the slide says what it leaves out instead of cutting a row in half).
+    const double width = std::max(1.0, bounds.width() - 2.0 * l.pad);
+    const QFont moreFont = font(l.px * kSourceScale);
+    const auto moreText = [&](std::size_t hidden) {
+        return wrapText(moreFont,
+                        hidden == 1 ? tr("1 more row that does not fit this panel")
+                                    : tr("%1 more rows that do not fit this panel").arg(hidden),
+                        width);
+    };
+    std::size_t keep = l.rows.size() - 1;
+    for (; keep > 0; --keep) {
+        l.more = moreText(l.rows.size() - keep);
+        if (l.rows[keep - 1].band.bottom() + l.px * 0.3 + l.more.height() + l.pad <=
+            bounds.bottom())
+            break;
+    }
+    l.more = moreText(l.rows.size() - keep);
+    const double top = keep > 0 ? l.rows[keep - 1].band.bottom() : l.titleBox.bottom();
+    l.rows.resize(keep);
+    l.moreBox = QRectF(bounds.left() + l.pad, top + l.px * 0.3, width, l.more.height());
+    l.bottom = l.moreBox.bottom() + l.pad;
     return l;
 }
 
@@ -105,6 +129,7 @@ void FactsView::paint(QPainter& painter, const QRectF& bounds) const {
                              QPointF(r.band.right(), r.band.bottom()));
         }
     }
+    drawWrapped(painter, l.moreBox, l.more, m_theme.muted);
     painter.restore();
 }
 

@@ -41,6 +41,9 @@ private:
         QRectF titleBox;
         WrappedText title;
         std::vector<RowLayout> rows;
+        // Rows that do not fit even at the floor are left out and counted on this line.
+        WrappedText more;
+        QRectF moreBox;
         double bottom = 0.0;
     };
     Layout layoutAt(const QRectF& bounds, double px) const;

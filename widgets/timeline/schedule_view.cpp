@@ -361,6 +361,7 @@ void ScheduleView::drawTimeAxis(QPainter& painter, const Layout& l) const {
     if (m_frame.endS > 0) {
         const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
         painter.setFont(axisFont);
+        const QFontMetricsF axisMetrics(axisFont);
         // Ticks in the frame's unit (seconds by default, hours or days for long timelines).
         const bool seconds = m_frame.axisUnit == "s" || m_frame.axisUnitS <= 0;
         const double unitS = seconds ? 1.0 : m_frame.axisUnitS;
@@ -372,12 +373,15 @@ void ScheduleView::drawTimeAxis(QPainter& painter, const Layout& l) const {
             painter.setPen(QPen(m_theme.grid, 1.0));
             painter.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + em * 0.3));
             painter.setPen(m_theme.muted);
-            painter.drawText(QRectF(x - em * 4, l.plot.bottom() + em * 0.3, em * 8, em * 1.2),
-                             Qt::AlignHCenter | Qt::AlignTop,
-                             QString::fromStdString(v == 0    ? std::string("0")
-                                                    : seconds ? formatSi(v, "s")
-                                                              : formatSignificant(u, 3) + " " +
-                                                                    m_frame.axisUnit));
+            const QString text = QString::fromStdString(v == 0    ? std::string("0")
+                                                        : seconds ? formatSi(v, "s")
+                                                                  : formatSignificant(u, 3) + " " +
+                                                                        m_frame.axisUnit);
+            // Centred under its tick, but slid inwards at the view's edges rather than cut.
+            const double w = axisMetrics.horizontalAdvance(text) + 2;
+            const double left = std::clamp(x - w / 2, 0.0, std::max(0.0, width() - w));
+            painter.drawText(QRectF(left, l.plot.bottom() + em * 0.3, w, em * 1.2),
+                             Qt::AlignHCenter | Qt::AlignTop, text);
         }
     }
 }

@@ -47,17 +47,14 @@ TimelineView::TimelineView(QWidget* parent)
 
 void TimelineView::frameChanged(const TimelineFrame& /*previous*/) {
     // A new frame (a new step) starts over: whole window or the frame's, no selection.
-    std::int64_t lo = std::numeric_limits<std::int64_t>::max();
-    std::int64_t hi = std::numeric_limits<std::int64_t>::min();
-    for (const TimelineLane& lane : m_frame.lanes) {
-        if (lane.store && lane.store->hasTime()) {
-            lo = std::min(lo, lane.store->minNs());
-            hi = std::max(hi, lane.store->maxNs());
-        }
-    }
-    if (lo > hi) {
-        lo = 0;
-        hi = TimelineAxis::kMinSpanNs;
+    auto [lo, hi] = timeSpan(m_frame);
+    if (lo >= hi)
+        hi = lo + TimelineAxis::kMinSpanNs; // no events, or all at one instant
+    // A window the frame asks for may reach past its own trace: small multiples share one
+    // time scale, so the shorter cases end early on an axis as long as the longest.
+    if (m_frame.viewEndNs > m_frame.viewStartNs) {
+        lo = std::min(lo, m_frame.viewStartNs);
+        hi = std::max(hi, m_frame.viewEndNs);
     }
     m_axis = TimelineAxis(lo, hi, m_axis.width());
     if (m_frame.viewEndNs > m_frame.viewStartNs)
@@ -163,17 +160,67 @@ void TimelineView::setCpuExpanded(int lane, bool expanded) {
 
 // ---- layout -----------------------------------------------------------------------------
 
+namespace {
+
+// `label` when it fits `width`, else the part after its last " · " when that fits, else empty.
+QString fittingLabel(const QFont& font, const QString& label, double width) {
+    const QFontMetricsF fm(font);
+    if (fm.horizontalAdvance(label) <= width)
+        return label;
+    const qsizetype cut = label.lastIndexOf(QStringLiteral(" \u00b7 "));
+    if (cut >= 0) {
+        const QString tail = label.mid(cut + 3);
+        if (fm.horizontalAdvance(tail) <= width)
+            return tail;
+    }
+    return {};
+}
+
+} // namespace
+
 TimelineView::Layout TimelineView::layoutFor(const QRectF& bounds) const {
     Layout l;
     l.em = layoutEm(bounds, {30.0, 16.0, 0.82});
     const double pad = l.em * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
     double y = inner.top();
-    l.title = QRectF(inner.left(), y, inner.width(), m_frame.title.empty() ? 0.0 : l.em * 1.7);
+    // Title, caption and legend wrap to the width; the rows get what is left.
+    l.titleText =
+        wrapText(m_theme.fontAtPixels(l.em * 1.15, true), qs(m_frame.title), inner.width());
+    l.title = QRectF(inner.left(), y, inner.width(),
+                     l.titleText.empty() ? 0.0 : l.titleText.height() + l.em * 0.4);
     y = l.title.bottom();
-    l.caption = QRectF(inner.left(), y, inner.width(), m_frame.caption.empty() ? 0.0 : l.em * 1.5);
+    l.captionText = wrapText(m_theme.fontAtPixels(l.em * 0.95), qs(m_frame.caption), inner.width());
+    l.caption = QRectF(inner.left(), y, inner.width(),
+                       l.captionText.empty() ? 0.0 : l.captionText.height() + l.em * 0.3);
     y = l.caption.bottom();
-    l.legend = QRectF(inner.left(), y, inner.width(), l.em * 1.6);
+    const QFont legendFont = m_theme.fontAtPixels(l.em * 0.8);
+    l.legendLayout = layoutLegend(legendEntries(), legendFont, inner.width());
+    // The window's span, right-aligned beside the legend's last row when it fits there.
+    const TimelineAxis whole = m_axis;
+    l.hint = tr("%1 of %2")
+                 .arg(duration(static_cast<double>(whole.spanNs())),
+                      duration(static_cast<double>(whole.limitEndNs() - whole.limitStartNs())));
+    if (isVisible() && !window()->testAttribute(Qt::WA_DontShowOnScreen))
+        l.hint += tr(" \u00b7 wheel zoom \u00b7 drag pan \u00b7 shift+drag select");
+    const QFontMetricsF lfm(legendFont);
+    const double hintW = lfm.horizontalAdvance(l.hint) + 2.0;
+    double lastRight = 0.0, lastTop = 0.0;
+    for (const QRectF& t : l.legendLayout.texts)
+        if (t.top() >= lastTop - 0.5) {
+            lastRight = t.top() > lastTop + 0.5 ? t.right() : std::max(lastRight, t.right());
+            lastTop = std::max(lastTop, t.top());
+        }
+    const double legendH = std::max(l.legendLayout.height, lfm.height());
+    if (lastRight + l.em + hintW <= inner.width()) {
+        l.hintRect = QRectF(inner.right() - hintW, y + lastTop, hintW, lfm.height());
+        l.legend = QRectF(inner.left(), y, inner.width(), legendH + l.em * 0.3);
+    } else {
+        const WrappedText hint = wrapText(legendFont, l.hint, inner.width());
+        l.hintRect = QRectF(inner.left(), y + legendH + l.em * 0.15, inner.width(), hint.height());
+        l.legend = QRectF(inner.left(), y, inner.width(),
+                          legendH + l.em * 0.15 + hint.height() + l.em * 0.3);
+    }
     y = l.legend.bottom() + l.em * 0.3;
 
     // The label column fits the longest row or lane label, within a third of the width.
@@ -616,21 +663,9 @@ void TimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     const Layout l = layoutFor(bounds);
     const TimelineAxis a = axisFor(l);
 
-    if (!m_frame.title.empty()) {
-        const QFont font = m_theme.fontAtPixels(l.em * 1.15, true);
-        painter.setFont(font);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(font, qs(m_frame.title), l.title.width()));
-    }
-    if (!m_frame.caption.empty()) {
-        const QFont font = m_theme.fontAtPixels(l.em * 0.95);
-        painter.setFont(font);
-        painter.setPen(m_theme.muted);
-        painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(font, qs(m_frame.caption), l.caption.width()));
-    }
-    drawLegend(painter, l, a);
+    drawWrapped(painter, l.title, l.titleText, m_theme.foreground);
+    drawWrapped(painter, l.caption, l.captionText, m_theme.muted);
+    drawLegend(painter, l);
     drawAxis(painter, l, a);
     drawRows(painter, l, a);
     drawHover(painter, l, a);
@@ -638,41 +673,22 @@ void TimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.restore();
 }
 
-void TimelineView::drawLegend(QPainter& painter, const Layout& l, const TimelineAxis& a) const {
-    const QFont font = m_theme.fontAtPixels(l.em * 0.8);
-    painter.setFont(font);
-    const QFontMetricsF fm(font);
-    const double sw = l.em * 0.8;
-    double x = l.legend.left();
-    const double cy = l.legend.center().y();
-    const auto entry = [&](const QString& text, const QColor& colour) {
-        painter.fillRect(QRectF(x, cy - sw / 2, sw, sw), colour);
-        x += sw * 1.4;
-        painter.setPen(m_theme.muted);
-        const double tw = fm.horizontalAdvance(text);
-        painter.drawText(QRectF(x, l.legend.top(), tw + 2, l.legend.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
-        x += tw + l.em;
-    };
-    entry(tr("compute kernel"), kindColor(EventKind::Kernel));
-    entry(tr("communication (NCCL)"), kindColor(EventKind::CommKernel));
-    entry(tr("memcpy / memset"), kindColor(EventKind::Memcpy));
+std::vector<LegendEntry> TimelineView::legendEntries() const {
+    std::vector<LegendEntry> entries{
+        {kindColor(EventKind::Kernel), Qt::NoPen, tr("compute kernel")},
+        {kindColor(EventKind::CommKernel), Qt::NoPen, tr("communication (NCCL)")},
+        {kindColor(EventKind::Memcpy), Qt::NoPen, tr("memcpy / memset")}};
     if (!m_frame.gpuOnly)
-        entry(tr("CPU / runtime"), kindColor(EventKind::CpuOp));
-    // Where the window is and what the mouse does, on the right.
-    // The mouse hints belong to the window only: an export or a slide rendered offscreen
-    // (WA_DontShowOnScreen) has no mouse, so it shows just the span.
-    QString hint = tr("%1 of %2")
-                       .arg(duration(static_cast<double>(a.spanNs())),
-                            duration(static_cast<double>(a.limitEndNs() - a.limitStartNs())));
-    if (isVisible() && !window()->testAttribute(Qt::WA_DontShowOnScreen))
-        hint += tr(" \u00b7 wheel zoom \u00b7 drag pan \u00b7 shift+drag select");
-    const double room = l.legend.right() - x;
-    if (room > l.em * 4.0) {
-        painter.setPen(m_theme.muted);
-        painter.drawText(QRectF(x, l.legend.top(), room, l.legend.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, elided(font, hint, room));
-    }
+        entries.push_back({kindColor(EventKind::CpuOp), Qt::NoPen, tr("CPU / runtime")});
+    return entries;
+}
+
+// The colour key, then where the window is (and, on screen, what the mouse does). An export
+// or a slide rendered offscreen (WA_DontShowOnScreen) has no mouse, so it shows just the span.
+void TimelineView::drawLegend(QPainter& painter, const Layout& l) const {
+    wb::drawLegend(painter, l.legend.topLeft(), l.legendLayout, legendEntries(), m_theme.muted);
+    drawWrappedText(painter, l.hintRect, m_theme.fontAtPixels(l.em * 0.8), m_theme.muted, l.hint,
+                    Qt::AlignRight | Qt::AlignTop);
 }
 
 void TimelineView::drawAxis(QPainter& painter, const Layout& l, const TimelineAxis& a) const {
@@ -738,6 +754,8 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         if (!band.intersects(area))
             continue;
         painter.fillRect(band, m_theme.surface);
+        if (!area.contains(band.adjusted(0, 0, 0, -0.5)))
+            continue; // cut by the area's edge: its label comes back when scrolled in
         painter.setFont(laneFont);
         painter.setPen(lane.emphasis ? m_theme.accent : m_theme.foreground);
         const QString label = qs(lane.label);
@@ -759,6 +777,7 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
     // Row backgrounds and labels; tick grid lines behind the events.
     const double gap = l.rowH > 8.0 ? std::max(1.0, std::round(l.rowH * 0.12)) : 0.0;
     painter.setFont(rowFont);
+    const QFontMetricsF rowFm(rowFont);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const double top = l.rowTop[i];
         if (top > area.bottom() || top + l.rowH < area.top())
@@ -771,10 +790,17 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         if (m_frame.lanes[static_cast<std::size_t>(r.lane)].emphasis) {
             painter.fillRect(QRectF(l.labels.left(), top, l.em * 0.25, l.rowH), m_theme.accent);
         }
-        painter.setPen(r.gpu ? m_theme.foreground : m_theme.muted);
-        painter.drawText(QRectF(l.labels.left() + l.em * 0.6, top, l.labels.width() - l.em, l.rowH),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(rowFont, r.label, l.labels.width() - l.em));
+        // The whole label, else its last part ("stream 7" of "GPU 0 · stream 7"), else none:
+        // never a cut word. Rows the area cuts keep their label off until scrolled in.
+        const QRectF labelBox(l.labels.left() + l.em * 0.6, top, l.labels.width() - l.em, l.rowH);
+        const QString label = fittingLabel(rowFont, r.label, labelBox.width());
+        if (!label.isEmpty() && rowFm.height() <= labelBox.height() + 2.0 &&
+            area.contains(QRectF(labelBox.left(), labelBox.center().y() - rowFm.height() / 2,
+                                 labelBox.width(), rowFm.height()))) {
+            painter.setPen(r.gpu ? m_theme.foreground : m_theme.muted);
+            painter.drawText(labelBox.adjusted(0, -1.0, 0, 1.0), Qt::AlignLeft | Qt::AlignVCenter,
+                             label);
+        }
     }
     const QFontMetricsF axisFm(m_theme.fontAtPixels(l.em * 0.8));
     painter.setPen(QPen(mixColors(m_theme.background, m_theme.grid, 0.6), 1.0));
@@ -831,6 +857,7 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
     // Names on events wide enough to read them.
     const QFont nameFont = m_theme.fontAtPixels(l.em * 0.75);
     painter.setFont(nameFont);
+    const QFontMetricsF nameFm(nameFont);
     const double minNameW = l.em * 5.0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const double top = l.rowTop[i];
@@ -845,10 +872,13 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
                              l.rowH - 2.0 * gap);
             const QColor fill = colourOf(rect.colour);
             painter.setPen(fill.lightness() < 150 ? m_theme.onAccent : m_theme.foreground);
-            painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter,
-                             elided(nameFont,
-                                    qs(std::string(s.strings().text(s.events()[rect.event].name))),
-                                    box.width()));
+            // A name is drawn whole or not at all; the hover tip always has it.
+            const QString name = qs(std::string(s.strings().text(s.events()[rect.event].name)));
+            if (nameFm.horizontalAdvance(name) > box.width() ||
+                !area.contains(QRectF(box.left(), box.center().y() - nameFm.height() / 2,
+                                      box.width(), nameFm.height())))
+                continue;
+            painter.drawText(box.adjusted(0, -2.0, 0, 2.0), Qt::AlignLeft | Qt::AlignVCenter, name);
         }
     }
 

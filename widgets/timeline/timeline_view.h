@@ -8,6 +8,7 @@
 // merged rectangles of a row) and RangeStatistics (the selection's figures).
 #include "drawing/frame_view.h"
 #include "frames/timeline_frame.h"
+#include "text/legend_layout.h"
 #include "timeline/timeline_axis.h"
 #include "timeline/timeline_slice.h"
 #include "timeline/timeline_stats.h"
@@ -108,6 +109,10 @@ private:
     struct Layout {
         double em = 12.0;
         QRectF title, caption, legend, axis, labels, plot;
+        WrappedText titleText, captionText;
+        LegendLayout legendLayout;
+        QString hint;    // the window's span (and, on screen, what the mouse does)
+        QRectF hintRect; // beside the legend's last row, or on a line of its own
         double rowH = 0.0;
         double headerH = 0.0;
         std::vector<double> laneTop; // header band top per lane (scrolled)
@@ -125,7 +130,8 @@ private:
     bool handlesKey(int key) const;
     void drawRows(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
     void drawAxis(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
-    void drawLegend(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
+    void drawLegend(QPainter& painter, const Layout& l) const;
+    std::vector<LegendEntry> legendEntries() const;
     void drawHover(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
     void drawStats(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
 
