@@ -2,13 +2,14 @@
 
 #include "drawing/hover_tip.h"
 #include "engine/number_format.h"
-#include "text/view_text.h"
 
 #include <QHelpEvent>
+#include <QSet>
 #include <QToolTip>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 
 namespace wb {
 
@@ -59,47 +60,150 @@ bool LadderView::showsGauge() const {
     return m_frame.bytesInFlightNeeded > 0.0 && m_frame.bytesInFlightProvided > 0.0;
 }
 
-LadderView::Layout LadderView::layoutFor(const QRectF& bounds) const {
-    Layout l;
-    const auto levels = static_cast<double>(std::max<std::size_t>(1, m_frame.levels.size()));
-    // Shrink type until every rung and the gauge fit.
-    const double neededEm =
-        (m_frame.title.empty() ? 0.0 : 2.0) + 1.6 + levels * 3.4 + (showsGauge() ? 6.2 : 0.0) + 1.6;
-    l.em = layoutEm(bounds, {36.0, neededEm, 1.0});
-    const double pad = l.em * 0.8;
-    const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
-    l.title =
-        QRectF(inner.left(), inner.top(), inner.width(), m_frame.title.empty() ? 0.0 : l.em * 2.0);
-    const double gaugeH = showsGauge() ? l.em * 6.2 : 0.0;
-    const double rungsTop = l.title.bottom() + l.em * 1.6; // column headings above
-    const double space =
-        std::max(0.0, inner.bottom() - rungsTop - gaugeH - (showsGauge() ? l.em * 0.8 : 0.0));
-    // A source too long for one line wraps and its rung grows by the extra lines, when the
-    // rungs still have room for their values and a source line each; otherwise sources keep
-    // one line (the lint lists what that cuts).
-    const QFont sourceFont = m_theme.fontAtPixels(l.em * 0.78);
-    const double sourceW = inner.width() - 2 * l.em * 0.8;
-    std::vector<double> extras;
-    double sumExtra = 0;
+std::array<double, 4> LadderView::columnLefts(const QRectF& rung, double em) const {
+    const double inset = em * 0.8;
+    const double w = rung.width() - 2 * inset;
+    std::array<double, 4> lefts{};
+    for (std::size_t c = 0; c < 4; ++c)
+        lefts[c] = rung.left() + inset + w * kColumns[c];
+    return lefts;
+}
+
+double LadderView::columnWidth(const QRectF& rung, double em, int c) const {
+    const double w = rung.width() - 2 * em * 0.8;
+    const auto i = static_cast<std::size_t>(c);
+    return std::max(1.0, w * (kColumns[i + 1] - kColumns[i]) - em * 0.5);
+}
+
+std::pair<std::vector<QString>, QString> LadderView::sharedSources() const {
+    const QString sep = QStringLiteral("; ");
+    std::vector<QStringList> parts;
+    std::map<QString, int> uses;
     for (const LadderLevel& level : m_frame.levels) {
-        const double wrapped =
-            wrappedHeight(sourceFont, QString::fromStdString(level.source), sourceW);
-        extras.push_back(std::max(0.0, wrapped - QFontMetricsF(sourceFont).height()));
-        sumExtra += extras.back();
+        parts.push_back(QString::fromStdString(level.source).split(sep, Qt::SkipEmptyParts));
+        for (const QString& p : QSet<QString>(parts.back().begin(), parts.back().end()))
+            ++uses[p];
     }
-    l.wrapSources = (space - sumExtra) / levels >= l.em * 2.9;
-    l.rungH = std::min(l.em * 4.2, (space - (l.wrapSources ? sumExtra : 0.0)) / levels);
+    std::vector<QString> notes;
+    std::vector<QString> sources;
+    for (QStringList& list : parts) {
+        for (QString& p : list) {
+            if (uses[p] < 2)
+                continue;
+            auto it = std::find(notes.begin(), notes.end(), p);
+            if (it == notes.end())
+                it = notes.insert(notes.end(), p);
+            p = QStringLiteral("[%1]").arg(it - notes.begin() + 1);
+        }
+        sources.push_back(list.join(sep));
+    }
+    QStringList lines;
+    for (std::size_t i = 0; i < notes.size(); ++i)
+        lines << QStringLiteral("[%1] %2").arg(i + 1).arg(notes[i]);
+    return {sources, lines.join(QStringLiteral("\n"))};
+}
+
+LadderView::Layout LadderView::layoutAt(const QRectF& bounds, double em, double text,
+                                        std::size_t levels) const {
+    Layout l;
+    l.em = em;
+    l.text = text;
+    const double pad = em * 0.8;
+    const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
+    l.titleText = wrapText(m_theme.fontAtPixels(text * 1.15, true),
+                           QString::fromStdString(m_frame.title), inner.width());
+    l.title = QRectF(inner.left(), inner.top(), inner.width(),
+                     l.titleText.empty() ? 0.0 : l.titleText.height() + text * 0.5);
+    const QRectF rungShape(inner.left(), 0, inner.width(), 1);
+    const QFont headingFont = m_theme.fontAtPixels(text * 0.78, true);
+    const QString names[] = {tr("LEVEL (FASTEST FIRST)"), tr("CAPACITY"), tr("LATENCY"),
+                             tr("BANDWIDTH")};
+    for (int c = 0; c < 4; ++c) {
+        l.headings[static_cast<std::size_t>(c)] =
+            wrapText(headingFont, names[c], columnWidth(rungShape, em, c));
+        l.headingsH = std::max(l.headingsH, l.headings[static_cast<std::size_t>(c)].height());
+    }
+    const double rungsTop = l.title.bottom() + l.headingsH + text * 0.3;
+
+    const QFont nameFont = m_theme.fontAtPixels(text * 1.05, true);
+    const QFont valueFont = m_theme.fontAtPixels(text * 1.05);
+    const QFont valueBold = m_theme.fontAtPixels(text * 1.05, true);
+    const QFont sourceFont = m_theme.fontAtPixels(text * 0.78);
+    const double inset = em * 0.8;
+    const auto [sources, notes] = sharedSources();
     double y = rungsTop;
-    for (const double extra : extras) {
-        const double h = l.rungH + (l.wrapSources ? extra : 0.0);
-        l.rungTops.push_back(y);
-        l.rungHeights.push_back(h);
-        y += h;
+    for (std::size_t li = 0; li < levels; ++li) {
+        const LadderLevel& level = m_frame.levels[li];
+        Rung r;
+        const QString values[] = {QString::fromStdString(level.name),
+                                  QString::fromStdString(level.capacity), latencyText(level),
+                                  bandwidthText(level)};
+        for (int c = 0; c < 4; ++c) {
+            const QFont& font = c == 0 ? nameFont : (level.highlight ? valueBold : valueFont);
+            r.values[static_cast<std::size_t>(c)] =
+                wrapText(font, values[c], columnWidth(rungShape, em, c));
+            r.valuesH = std::max(r.valuesH, r.values[static_cast<std::size_t>(c)].height());
+        }
+        r.source = wrapText(sourceFont, sources[li], inner.width() - 2 * inset);
+        r.top = y;
+        r.height = text * 0.45 + r.valuesH + text * 0.15 + r.source.height() + text * 0.45;
+        y += r.height + em * 0.35;
+        l.rungList.push_back(std::move(r));
     }
-    l.rungs = QRectF(inner.left(), rungsTop, inner.width(), std::max(l.rungH, y - rungsTop));
+    l.rungs = QRectF(inner.left(), rungsTop, inner.width(), std::max(0.0, y - rungsTop));
+    l.hiddenLevels = static_cast<int>(m_frame.levels.size() - levels);
+    QString noteText = notes;
+    if (l.hiddenLevels > 0)
+        noteText = (l.hiddenLevels == 1
+                        ? tr("1 more level that does not fit this panel")
+                        : tr("%1 more levels that do not fit this panel").arg(l.hiddenLevels)) +
+                   (noteText.isEmpty() ? QString() : QStringLiteral("\n") + noteText);
+    l.notes = wrapText(sourceFont, noteText, inner.width());
+    l.notesBox = QRectF(inner.left(), l.rungs.bottom(), inner.width(), l.notes.height());
+
     // The gauge sits right under the rungs, so the two read as one figure.
-    l.gauge = QRectF(inner.left(), l.rungs.bottom() + l.em * 0.8, inner.width(), gaugeH);
-    l.track = QRectF(l.gauge.left(), l.gauge.top() + l.em * 1.7, l.gauge.width(), l.em * 1.5);
+    if (showsGauge()) {
+        const QString label = m_frame.gaugeLabel.empty()
+                                  ? tr("Little's law: bytes in flight")
+                                  : QString::fromStdString(m_frame.gaugeLabel);
+        l.gaugeLabel = wrapText(m_theme.fontAtPixels(text * 1.0, true), label, inner.width());
+        l.gaugeValue =
+            wrapText(m_theme.fontAtPixels(text * 0.95), gaugeText(m_frame), inner.width());
+        l.gaugeSource =
+            wrapText(sourceFont, QString::fromStdString(m_frame.gaugeSource), inner.width());
+        const double top = l.notesBox.bottom() + em * 0.5;
+        l.track = QRectF(inner.left(), top + l.gaugeLabel.height() + text * 0.4, inner.width(),
+                         text * 1.5);
+        l.gauge = QRectF(inner.left(), top, inner.width(),
+                         l.track.bottom() + text * 0.35 + l.gaugeValue.height() +
+                             l.gaugeSource.height() - top);
+    }
+    return l;
+}
+
+LadderView::Layout LadderView::layoutFor(const QRectF& bounds) const {
+    // The width sets the em; the texts then shrink, down to the floor, until the rungs and
+    // the gauge fit the height.
+    const auto levelCount = static_cast<double>(std::max<std::size_t>(1, m_frame.levels.size()));
+    const double neededEm = (m_frame.title.empty() ? 0.0 : 2.0) + 1.6 + levelCount * 3.4 +
+                            (showsGauge() ? 6.2 : 0.0) + 1.6;
+    const double em = layoutEm(bounds, {36.0, neededEm, 1.0});
+    double text = em;
+    std::size_t levels = m_frame.levels.size();
+    Layout l = layoutAt(bounds, em, text, levels);
+    const double bottom = bounds.bottom() - em * 0.8;
+    const auto end = [](const Layout& x) {
+        return x.gauge.isNull() ? x.notesBox.bottom() : x.gauge.bottom();
+    };
+    while (end(l) > bottom && text > m_type.floor()) {
+        text *= 0.92;
+        l = layoutAt(bounds, em, text, levels);
+    }
+    // Still too tall at the floor: the slowest levels go, and the notes count them.
+    while (end(l) > bottom && levels > 1) {
+        --levels;
+        l = layoutAt(bounds, em, text, levels);
+    }
     return l;
 }
 
@@ -108,11 +212,10 @@ QRectF LadderView::rungRect(const QRectF& bounds, int level) const {
 }
 
 QRectF LadderView::rungRectIn(const Layout& l, int level) const {
-    if (level < 0 || static_cast<std::size_t>(level) >= l.rungTops.size())
-        return {l.rungs.left(), l.rungs.top() + level * l.rungH, l.rungs.width(),
-                l.rungH - l.em * 0.35};
-    const auto i = static_cast<std::size_t>(level);
-    return {l.rungs.left(), l.rungTops[i], l.rungs.width(), l.rungHeights[i] - l.em * 0.35};
+    if (level < 0 || static_cast<std::size_t>(level) >= l.rungList.size())
+        return {};
+    const Rung& r = l.rungList[static_cast<std::size_t>(level)];
+    return {l.rungs.left(), r.top, l.rungs.width(), r.height};
 }
 
 QRectF LadderView::gaugeTrack(const QRectF& bounds) const {
@@ -143,42 +246,24 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
     const Layout l = layoutFor(bounds);
     const double em = l.em;
 
-    if (!m_frame.title.empty()) {
-        const QFont titleFont = m_theme.fontAtPixels(em * 1.15, true);
-        painter.setFont(titleFont);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(titleFont, QString::fromStdString(m_frame.title), l.title.width()));
+    drawWrapped(painter, l.title, l.titleText, m_theme.foreground);
+
+    // Column headings.
+    const QRectF headings(l.rungs.left(), l.rungs.top() - l.headingsH - l.text * 0.3,
+                          l.rungs.width(), l.headingsH);
+    const std::array<double, 4> headLefts = columnLefts(headings, em);
+    for (int c = 0; c < 4; ++c) {
+        const auto i = static_cast<std::size_t>(c);
+        drawWrapped(
+            painter,
+            QRectF(headLefts[i], headings.top(), columnWidth(headings, em, c), headings.height()),
+            l.headings[i], m_theme.muted, Qt::AlignLeft | Qt::AlignBottom);
     }
 
     const double inset = em * 0.8;
-    const auto column = [&](const QRectF& r, int c) {
-        const double w = r.width() - 2 * inset;
-        return QRectF(r.left() + inset + w * kColumns[static_cast<std::size_t>(c)], r.top(),
-                      w * (kColumns[static_cast<std::size_t>(c) + 1] -
-                           kColumns[static_cast<std::size_t>(c)]) -
-                          em * 0.5,
-                      r.height());
-    };
-    // Column headings.
-    const QFont headingFont = m_theme.fontAtPixels(em * 0.78, true);
-    painter.setFont(headingFont);
-    painter.setPen(m_theme.muted);
-    const QRectF headings(l.rungs.left(), l.rungs.top() - em * 1.5, l.rungs.width(), em * 1.3);
-    const QString names[] = {tr("LEVEL (FASTEST FIRST)"), tr("CAPACITY"), tr("LATENCY"),
-                             tr("BANDWIDTH")};
-    for (int c = 0; c < 4; ++c) {
-        const QRectF cell = column(headings, c);
-        painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(headingFont, names[c], cell.width()));
-    }
-
-    const QFont nameFont = m_theme.fontAtPixels(em * 1.05, true);
-    const QFont valueFont = m_theme.fontAtPixels(em * 1.05);
-    const QFont valueBold = m_theme.fontAtPixels(em * 1.05, true);
-    const QFont sourceFont = m_theme.fontAtPixels(em * 0.78);
-    for (int i = 0; i < static_cast<int>(m_frame.levels.size()); ++i) {
+    for (int i = 0; i < static_cast<int>(l.rungList.size()); ++i) {
         const LadderLevel& level = m_frame.levels[static_cast<std::size_t>(i)];
+        const Rung& r = l.rungList[static_cast<std::size_t>(i)];
         const QRectF rung = rungRectIn(l, i);
         const double radius = em * 0.35;
         painter.setPen(level.highlight ? QPen(m_theme.accent, m_theme.lineWidth(em * 0.14))
@@ -192,41 +277,26 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.setBrush(tint);
             painter.drawRoundedRect(rung, radius, radius);
         }
-        const double lineH = std::min(em * 1.6, (l.rungH - em * 0.35) * 0.58);
-        const QString sourceText = QString::fromStdString(level.source);
-        const WrappedText source =
-            l.wrapSources
-                ? wrapText(sourceFont, sourceText, rung.width() - 2 * inset)
-                : wrapText(sourceFont, elided(sourceFont, sourceText, rung.width() - 2 * inset), 0);
-        const double sourceH = std::max(em * 1.1, source.height());
-        const QRectF top(rung.left(), rung.top() + (rung.height() - lineH - sourceH) / 2.0,
-                         rung.width(), lineH);
-        const QString values[] = {QString::fromStdString(level.name),
-                                  QString::fromStdString(level.capacity), latencyText(level),
-                                  bandwidthText(level)};
+        const double valuesTop = rung.top() + l.text * 0.45;
+        const std::array<double, 4> lefts = columnLefts(rung, em);
         for (int c = 0; c < 4; ++c) {
-            const QRectF cell = column(top, c);
-            const QFont& font = c == 0 ? nameFont : (level.highlight ? valueBold : valueFont);
-            painter.setFont(font);
-            painter.setPen(c == 0 && level.highlight ? m_theme.accent : m_theme.foreground);
-            painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
-                             elided(font, values[c], cell.width()));
+            const auto k = static_cast<std::size_t>(c);
+            drawWrapped(painter, QRectF(lefts[k], valuesTop, columnWidth(rung, em, c), r.valuesH),
+                        r.values[k],
+                        c == 0 && level.highlight ? m_theme.accent : m_theme.foreground);
         }
         drawWrapped(painter,
-                    QRectF(rung.left() + inset, top.bottom(), rung.width() - 2 * inset, sourceH),
-                    source, m_theme.muted, Qt::AlignLeft | Qt::AlignVCenter);
+                    QRectF(rung.left() + inset, valuesTop + r.valuesH + l.text * 0.15,
+                           rung.width() - 2 * inset, r.source.height()),
+                    r.source, m_theme.muted);
     }
 
+    drawWrapped(painter, l.notesBox, l.notes, m_theme.muted);
+
     if (showsGauge()) {
-        const QFont labelFont = m_theme.fontAtPixels(em * 1.0, true);
-        painter.setFont(labelFont);
-        painter.setPen(m_theme.foreground);
-        const QString label = m_frame.gaugeLabel.empty()
-                                  ? tr("Little's law: bytes in flight")
-                                  : QString::fromStdString(m_frame.gaugeLabel);
-        const QRectF labelRect(l.gauge.left(), l.gauge.top(), l.gauge.width(), em * 1.5);
-        painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(labelFont, label, labelRect.width()));
+        drawWrapped(painter,
+                    QRectF(l.gauge.left(), l.gauge.top(), l.gauge.width(), l.gaugeLabel.height()),
+                    l.gaugeLabel, m_theme.foreground);
         const QRectF track = l.track;
         const QRectF fill = gaugeFill(bounds);
         const bool enough = m_frame.bytesInFlightProvided >= m_frame.bytesInFlightNeeded;
@@ -241,20 +311,14 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
         const double x = track.left() + track.width() * m_frame.bytesInFlightNeeded / scale;
         painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(2.0)));
         painter.drawLine(QPointF(x, track.top() - em * 0.3), QPointF(x, track.bottom() + em * 0.3));
-        const QFont textFont = m_theme.fontAtPixels(em * 0.95);
-        painter.setFont(textFont);
-        painter.setPen(m_theme.foreground);
-        const QRectF text(l.gauge.left(), track.bottom() + em * 0.35, l.gauge.width(), em * 1.4);
-        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(textFont, gaugeText(m_frame), text.width()));
-        if (!m_frame.gaugeSource.empty()) {
-            painter.setFont(sourceFont);
-            painter.setPen(m_theme.muted);
-            const QRectF src(l.gauge.left(), text.bottom(), l.gauge.width(), em * 1.2);
-            painter.drawText(
-                src, Qt::AlignLeft | Qt::AlignVCenter,
-                elided(sourceFont, QString::fromStdString(m_frame.gaugeSource), src.width()));
-        }
+        const double valueTop = track.bottom() + l.text * 0.35;
+        drawWrapped(painter,
+                    QRectF(l.gauge.left(), valueTop, l.gauge.width(), l.gaugeValue.height()),
+                    l.gaugeValue, m_theme.foreground);
+        drawWrapped(painter,
+                    QRectF(l.gauge.left(), valueTop + l.gaugeValue.height(), l.gauge.width(),
+                           l.gaugeSource.height()),
+                    l.gaugeSource, m_theme.muted);
     }
     painter.restore();
 }

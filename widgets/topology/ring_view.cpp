@@ -116,9 +116,18 @@ void paintCard(QPainter& painter, const RingLayout& layout, const RingFrame& fra
     const QFont small = theme.fontAtPixels(layout.smallFontPx());
     painter.setFont(small);
     painter.setPen(theme.muted);
-    const QString counter = QFontMetricsF(small).elidedText(RingView::counterText(frame, rank),
-                                                            Qt::ElideRight, textRect.width());
-    painter.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, counter);
+    // "sent / target" when it fits the card, else just what was sent (the target is in the
+    // facts beside the ring), else only the bar under it.
+    const QFontMetricsF smallFm(small);
+    QString counter = RingView::counterText(frame, rank);
+    if (smallFm.horizontalAdvance(counter) > textRect.width())
+        counter = RingView::counterText(frame, rank, false);
+    if (smallFm.horizontalAdvance(counter) <= textRect.width()) {
+        const double h = std::max(textRect.height(), smallFm.height());
+        painter.drawText(
+            QRectF(textRect.left(), textRect.center().y() - h / 2, textRect.width(), h),
+            Qt::AlignLeft | Qt::AlignVCenter, counter);
+    }
 
     const QRectF bar = layout.barRect(rank);
     const double barRadius = bar.height() / 2.0;
@@ -219,13 +228,14 @@ QString RingView::caption(const RingFrame& frame) {
     return text;
 }
 
-QString RingView::counterText(const RingFrame& frame, int rank) {
+QString RingView::counterText(const RingFrame& frame, int rank, bool withTarget) {
     const auto r = static_cast<std::size_t>(rank);
     const double sent = r < frame.bytesSent.size() ? frame.bytesSent[r] : 0.0;
     // Trailing zeros kept so the counter does not change width while it animates.
     const auto text = [](double b) { return QString::fromStdString(formatBytes(b, true)); };
-    return frame.bytesTarget > 0.0 ? text(sent) + QStringLiteral(" / ") + text(frame.bytesTarget)
-                                   : text(sent);
+    return frame.bytesTarget > 0.0 && withTarget
+               ? text(sent) + QStringLiteral(" / ") + text(frame.bytesTarget)
+               : text(sent);
 }
 
 RingLayout RingView::layoutFor(const QRectF& bounds) const {

@@ -19,7 +19,7 @@ public:
 
     // The texts the view shows, for tests and accessibility.
     static QString caption(const RingFrame& frame);
-    static QString counterText(const RingFrame& frame, int rank);
+    static QString counterText(const RingFrame& frame, int rank, bool withTarget = true);
 
     QSize sizeHint() const override { return {640, 600}; }
     QSize minimumSizeHint() const override { return {240, 220}; }
