@@ -312,7 +312,7 @@ Frames biasStep(const MoeRuns& r, double t) {
     const std::vector<double>& bias = r.bias->bias();
     facts.rows.push_back(
         {"bias range (final)",
-         concat(formatSignificant(*std::min_element(bias.begin(), bias.end())), " … ",
+         concat(formatSignificant(*std::min_element(bias.begin(), bias.end())), " to ",
                 formatSignificant(*std::max_element(bias.begin(), bias.end()))),
          concat("±γ = ", formatSignificant(r.config.biasGamma),
                 " per step, selection only; DeepSeek used 0.001")});

@@ -103,6 +103,17 @@ BarChartView::Layout BarChartView::layoutFor(const QRectF& bounds) const {
         const double labelH = l.em * 3.2; // up to three lines of category label
         l.plot = QRectF(inner.left() + axisW, top, inner.width() - axisW,
                         std::max(0.0, inner.bottom() - top - labelH));
+        const QFont axisFont = m_theme.fontAtPixels(l.em * 0.8);
+        const QString title = QString::fromStdString(m_frame.axisTitle);
+        if (!title.isEmpty() &&
+            QFontMetricsF(axisFont).horizontalAdvance(title) > l.plot.height()) {
+            l.titleAbove = wrapText(axisFont, title, inner.width());
+            l.titleAboveBox = QRectF(inner.left(), top, inner.width(), l.titleAbove.height());
+            const double shift = l.titleAbove.height() + l.em * 0.6;
+            l.plot.adjust(0, shift, 0, 0);
+            if (l.plot.height() < 0)
+                l.plot.setHeight(0);
+        }
         l.labels = QRectF(l.plot.left(), l.plot.bottom(), l.plot.width(), labelH);
         l.lane = l.plot.width() / n;
     }
@@ -270,13 +281,14 @@ void BarChartView::drawValueAxis(QPainter& painter, const Layout& l) const {
             painter.drawText(
                 QRectF(l.plot.left(), l.plot.bottom() + em * 1.4, l.plot.width(), em * 1.2),
                 Qt::AlignHCenter | Qt::AlignTop, elided(axisFont, text, l.plot.width()));
+        } else if (!l.titleAbove.empty()) {
+            drawWrapped(painter, l.titleAboveBox, l.titleAbove, m_theme.muted);
         } else {
             painter.save();
             painter.translate(l.plot.left() - em * 5.2, l.plot.center().y());
             painter.rotate(-90);
             painter.drawText(QRectF(-l.plot.height() / 2, -em * 1.2, l.plot.height(), em * 1.2),
-                             Qt::AlignHCenter | Qt::AlignBottom,
-                             elided(axisFont, text, l.plot.height()));
+                             Qt::AlignHCenter | Qt::AlignBottom, text);
             painter.restore();
         }
     }

@@ -49,6 +49,10 @@ private:
         QRectF legend, plot, labels;
         LegendLayout legendLayout;
         double lane = 0.0; // extent of one category along the category axis
+        // A value-axis title longer than the plot is tall goes above the plot, wrapped,
+        // instead of along the axis.
+        WrappedText titleAbove;
+        QRectF titleAboveBox;
     };
     std::vector<LegendEntry> legendEntries() const;
     Layout layoutFor(const QRectF& bounds) const;

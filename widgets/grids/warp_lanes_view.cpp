@@ -34,31 +34,83 @@ WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
     Layout l;
     l.em = layoutEm(bounds, {34.0, 22.0, 1.0});
     l.pad = l.em * 0.8;
+    const double em = l.em;
     const QRectF inner = bounds.adjusted(l.pad, l.pad, -l.pad, -l.pad);
-    l.header = QRectF(inner.left(), inner.top(), inner.width(), l.em * 2.9);
+    // Header: the title beside the badge, the counter under it; both wrap.
+    const QFont badgeFont = m_theme.fontAtPixels(em * 0.85, true);
+    const QString badge = m_frame.diverged ? tr("diverged") : tr("converged");
+    l.badgeW = QFontMetricsF(badgeFont).horizontalAdvance(badge) + em * 1.2;
+    l.title = wrapText(m_theme.fontAtPixels(em * 1.15, true), QString::fromStdString(m_frame.title),
+                       inner.width() - l.badgeW - em);
+    l.counter = wrapText(m_theme.fontAtPixels(em * 0.95), counterText(m_frame), inner.width());
+    l.header = QRectF(inner.left(), inner.top(), inner.width(),
+                      std::max(l.title.height(), em * 1.5) + em * 0.2 + l.counter.height());
 
-    l.laneGap = std::max(2.0, l.em * 0.18);
-    l.twoRows = (inner.width() - (kLanesPerWarp - 1) * l.laneGap) / kLanesPerWarp < l.em * 2.2;
+    l.laneGap = std::max(2.0, em * 0.18);
+    l.twoRows = (inner.width() - (kLanesPerWarp - 1) * l.laneGap) / kLanesPerWarp < em * 2.2;
     const int perRow = l.twoRows ? kLanesPerWarp / 2 : kLanesPerWarp;
     l.laneW = (inner.width() - (perRow - 1) * l.laneGap) / perRow;
-    l.laneH = l.em * 2.2;
-    const double rowH = l.laneH + l.em * 1.2;
-    const double lanesH = l.twoRows ? 2.0 * rowH + l.em * 0.3 : rowH;
-    l.lanes = QRectF(inner.left(), l.header.bottom() + l.em * 0.6, inner.width(), lanesH);
+    l.laneH = em * 2.2;
+    const double rowH = l.laneH + em * 1.2;
+    const double lanesH = l.twoRows ? 2.0 * rowH + em * 0.3 : rowH;
+    l.lanes = QRectF(inner.left(), l.header.bottom() + em * 0.6, inner.width(), lanesH);
 
-    const double top = l.lanes.bottom() + l.em * 0.8;
+    const double top = l.lanes.bottom() + em * 0.8;
     const double bottomH = std::max(0.0, inner.bottom() - top);
-    const double programW = (inner.width() - l.em) * 0.56;
+    const double programW = (inner.width() - em) * 0.56;
     l.program = QRectF(inner.left(), top, programW, bottomH);
-    l.stack = QRectF(l.program.right() + l.em, top, inner.width() - programW - l.em, bottomH);
+    l.stack = QRectF(l.program.right() + em, top, inner.width() - programW - em, bottomH);
+    const QFont headingFont = m_theme.fontAtPixels(em * 0.8, true);
+    l.programHeading = wrapText(headingFont, tr("PROGRAM"), l.program.width());
+    l.stackHeading = wrapText(headingFont, tr("RECONVERGENCE STACK (TOP FIRST)"), l.stack.width());
+    l.headingH = std::max(l.programHeading.height(), l.stackHeading.height()) + em * 0.3;
 
-    l.lineH = l.em * 1.45;
-    const double listH = std::max(0.0, l.program.height() - l.em * 1.6);
-    l.visibleLines = std::max(0, static_cast<int>(std::floor(listH / l.lineH)));
-    const int lines = static_cast<int>(m_frame.program.size());
-    if (lines > l.visibleLines && m_frame.pc >= 0) {
+    // Code lines wrap inside the listing (after the line-number gutter); the listing scrolls
+    // so the issued instruction stays in view.
+    // The listing is set as large as the panel allows (up to 1.2 em), so a short program
+    // fills its column instead of leaving the bottom of the slide empty.
+    const double gutter = em * 2.4;
+    const double lineGap = em * 0.4;
+    const double listH0 = std::max(0.0, l.program.height() - l.headingH);
+    for (const double size : {1.2, 1.1, 1.0, 0.95}) {
+        l.codePx = em * size;
+        const QFont codeBold = m_theme.monoFontAtPixels(l.codePx, true);
+        l.lineH = std::max(em * 1.45, QFontMetricsF(codeBold).height() + lineGap);
+        l.code.clear();
+        double total = 0;
+        for (const std::string& line : m_frame.program) {
+            l.code.push_back(wrapText(codeBold, QString::fromStdString(line),
+                                      l.program.width() - gutter - em * 0.3));
+            total += std::max(l.lineH, l.code.back().height() + lineGap);
+        }
+        if (total <= listH0)
+            break;
+    }
+    const int lines = static_cast<int>(l.code.size());
+    const auto heightOf = [&](int i) {
+        return std::max(l.lineH, l.code[static_cast<std::size_t>(i)].height() + lineGap);
+    };
+    const double listH = std::max(0.0, l.program.height() - l.headingH);
+    const auto fitFrom = [&](int first) {
+        double y = 0;
+        int n = 0;
+        for (int i = first; i < lines && y + heightOf(i) <= listH + 0.5; ++i, ++n)
+            y += heightOf(i);
+        return n;
+    };
+    l.visibleLines = fitFrom(0);
+    if (l.visibleLines < lines && m_frame.pc >= 0) {
         // Keep the issued instruction in view, a little below the top.
-        l.firstLine = std::clamp(m_frame.pc - l.visibleLines / 3, 0, lines - l.visibleLines);
+        l.firstLine = std::clamp(m_frame.pc - l.visibleLines / 3, 0, lines - 1);
+        while (l.firstLine > 0 && l.firstLine + fitFrom(l.firstLine) < lines &&
+               m_frame.pc >= l.firstLine + fitFrom(l.firstLine))
+            ++l.firstLine;
+        l.visibleLines = fitFrom(l.firstLine);
+    }
+    double y = l.program.top() + l.headingH;
+    for (int i = l.firstLine; i < l.firstLine + l.visibleLines; ++i) {
+        l.lineTops.push_back(y);
+        y += heightOf(i);
     }
     return l;
 }
@@ -84,8 +136,12 @@ QRectF WarpLanesView::programLineRect(const QRectF& bounds, int line) const {
         shown >= l.visibleLines) {
         return {};
     }
-    return {l.program.left(), l.program.top() + l.em * 1.6 + shown * l.lineH, l.program.width(),
-            l.lineH};
+    const double top = l.lineTops[static_cast<std::size_t>(shown)];
+    const double bottom =
+        static_cast<std::size_t>(shown) + 1 < l.lineTops.size()
+            ? l.lineTops[static_cast<std::size_t>(shown) + 1]
+            : top + std::max(l.lineH, l.code[static_cast<std::size_t>(line)].height() + l.em * 0.4);
+    return {l.program.left(), top, l.program.width(), bottom - top};
 }
 
 QRectF WarpLanesView::stackRect(const QRectF& bounds) const {
@@ -110,15 +166,12 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
     // Header: title and the diverged badge on one line, the efficiency counter below.
     const QFont badgeFont = m_theme.fontAtPixels(em * 0.85, true);
     const QString badge = m_frame.diverged ? tr("diverged") : tr("converged");
-    const double badgeW = QFontMetricsF(badgeFont).horizontalAdvance(badge) + em * 1.2;
-    const QRectF badgeRect(l.header.right() - badgeW, l.header.top() + em * 0.1, badgeW, em * 1.4);
-    const QFont titleFont = m_theme.fontAtPixels(em * 1.15, true);
-    painter.setFont(titleFont);
-    painter.setPen(m_theme.foreground);
-    const QRectF titleRect(l.header.left(), l.header.top(), l.header.width() - badgeW - em,
-                           em * 1.6);
-    painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(titleFont, QString::fromStdString(m_frame.title), titleRect.width()));
+    const QRectF badgeRect(l.header.right() - l.badgeW, l.header.top() + em * 0.1, l.badgeW,
+                           em * 1.4);
+    const double titleH = std::max(l.title.height(), em * 1.5);
+    drawWrapped(painter,
+                QRectF(l.header.left(), l.header.top(), l.header.width() - l.badgeW - em, titleH),
+                l.title, m_theme.foreground, Qt::AlignLeft | Qt::AlignVCenter);
     const QColor warn = m_theme.seriesColor(1);
     painter.setPen(m_frame.diverged ? QPen(Qt::NoPen) : QPen(m_theme.grid, m_theme.lineWidth(1.0)));
     painter.setBrush(m_frame.diverged ? QBrush(warn) : QBrush(Qt::NoBrush));
@@ -126,12 +179,10 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.setFont(badgeFont);
     painter.setPen(m_frame.diverged ? QColor(Qt::white) : m_theme.muted);
     painter.drawText(badgeRect, Qt::AlignCenter, badge);
-    const QFont counterFont = m_theme.fontAtPixels(em * 0.95);
-    painter.setFont(counterFont);
-    painter.setPen(m_theme.muted);
-    const QRectF counterRect(l.header.left(), titleRect.bottom(), l.header.width(), em * 1.3);
-    painter.drawText(counterRect, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(counterFont, counterText(m_frame), counterRect.width()));
+    drawWrapped(painter,
+                QRectF(l.header.left(), l.header.top() + titleH + em * 0.2, l.header.width(),
+                       l.counter.height()),
+                l.counter, m_theme.muted);
 
     // Lanes: active bright, idle on the surface, exited dashed and greyed.
     const QFont valueFont = m_theme.monoFontAtPixels(std::min(em * 0.95, l.laneW * 0.42), true);
@@ -156,8 +207,10 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
         painter.drawRoundedRect(box, radius, radius);
         painter.setFont(valueFont);
         painter.setPen(textColour);
-        painter.drawText(box, Qt::AlignCenter,
-                         elided(valueFont, QString::number(laneData.value), box.width() - 2.0));
+        // The value only when it fits whole; the lane's hover tip always has it.
+        const QString value = QString::number(laneData.value);
+        if (QFontMetricsF(valueFont).horizontalAdvance(value) <= box.width() - 2.0)
+            painter.drawText(box, Qt::AlignCenter, value);
         painter.setFont(numberFont);
         painter.setPen(m_theme.muted);
         painter.drawText(
@@ -166,13 +219,9 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
     }
 
     // Program listing with the issued instruction highlighted.
-    const QFont headingFont = m_theme.fontAtPixels(em * 0.8, true);
-    painter.setFont(headingFont);
-    painter.setPen(m_theme.muted);
-    painter.drawText(QRectF(l.program.left(), l.program.top(), l.program.width(), em * 1.3),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("PROGRAM"));
-    const QFont codeFont = m_theme.monoFontAtPixels(em * 0.95);
-    const QFont codeBold = m_theme.monoFontAtPixels(em * 0.95, true);
+    drawWrapped(painter, QRectF(l.program.left(), l.program.top(), l.program.width(), l.headingH),
+                l.programHeading, m_theme.muted);
+    const QFont codeFont = m_theme.monoFontAtPixels(l.codePx);
     const QFont lineNoFont = m_theme.monoFontAtPixels(em * 0.8);
     const double gutter = em * 2.4;
     const int lines = static_cast<int>(m_frame.program.size());
@@ -185,57 +234,66 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.fillRect(r, tint);
             painter.fillRect(QRectF(r.left(), r.top(), em * 0.22, r.height()), m_theme.accent);
         }
+        // Wrapped in bold to size the line; the other lines are drawn regular in the same
+        // breaks, which are never wider.
+        WrappedText code = l.code[static_cast<std::size_t>(line)];
+        if (!issued)
+            code.font = codeFont;
+        const double firstH = std::min(r.height(), l.lineH);
         painter.setFont(lineNoFont);
         painter.setPen(m_theme.muted);
-        painter.drawText(QRectF(r.left(), r.top(), gutter - em * 0.5, r.height()),
+        painter.drawText(QRectF(r.left(), r.top(), gutter - em * 0.5, firstH),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
-        painter.setFont(issued ? codeBold : codeFont);
-        painter.setPen(m_theme.foreground);
-        const QRectF text(r.left() + gutter, r.top(), r.width() - gutter, r.height());
-        painter.drawText(
-            text, Qt::AlignLeft | Qt::AlignVCenter,
-            elided(painter.font(),
-                   QString::fromStdString(m_frame.program[static_cast<std::size_t>(line)]),
-                   text.width()));
+        drawWrapped(painter,
+                    QRectF(r.left() + gutter, r.top() + (firstH - code.lineHeight) / 2.0,
+                           r.width() - gutter, code.height()),
+                    code, m_theme.foreground);
     }
 
-    // Reconvergence stack, top (back) first.
-    painter.setFont(headingFont);
-    painter.setPen(m_theme.muted);
-    painter.drawText(QRectF(l.stack.left(), l.stack.top(), l.stack.width(), em * 1.3),
-                     Qt::AlignLeft | Qt::AlignVCenter, tr("RECONVERGENCE STACK (TOP FIRST)"));
-    const double entryH = em * 2.9;
+    // Reconvergence stack, top (back) first. Each card: the label, the pcs beside it when
+    // both fit on one line (else under it), then the mask as 32 dots.
+    drawWrapped(painter, QRectF(l.stack.left(), l.stack.top(), l.stack.width(), l.headingH),
+                l.stackHeading, m_theme.muted);
     const QFont labelFont = m_theme.fontAtPixels(em * 0.92, true);
     const QFont pcFont = m_theme.fontAtPixels(em * 0.8);
-    double y = l.stack.top() + em * 1.6;
+    double y = l.stack.top() + l.headingH;
     const int entries = static_cast<int>(m_frame.stack.size());
-    for (int i = entries - 1; i >= 0 && y + entryH <= l.stack.bottom() + 1.0; --i) {
+    for (int i = entries - 1; i >= 0; --i) {
         const ReconvergenceEntry& e = m_frame.stack[static_cast<std::size_t>(i)];
-        const QRectF card(l.stack.left(), y, l.stack.width(), entryH - em * 0.3);
+        const double textW = l.stack.width() - em;
+        const QString pcs =
+            tr("pc %1 \u2192 joins at %2").arg(pcText(e.pc), pcText(e.reconvergePc));
+        const QString labelText = QString::fromStdString(e.label);
+        const double pcW = QFontMetricsF(pcFont).horizontalAdvance(pcs) + 2.0;
+        const double labelW = QFontMetricsF(labelFont).horizontalAdvance(labelText);
+        const bool oneLine = labelW + em * 0.5 + pcW <= textW;
+        const WrappedText label = wrapText(labelFont, labelText, oneLine ? textW - pcW : textW);
+        const WrappedText pcLine = wrapText(pcFont, pcs, textW);
+        const double textH =
+            oneLine ? std::max(label.height(), pcLine.height()) : label.height() + pcLine.height();
+        const double cardH = em * 0.15 + textH + em * 1.1;
+        if (y + cardH > l.stack.bottom() + 1.0)
+            break; // deeper entries do not fit; the top of the stack is what runs next
+        const QRectF card(l.stack.left(), y, l.stack.width(), cardH);
         const bool top = i == entries - 1;
         painter.setPen(top ? QPen(m_theme.accent, m_theme.lineWidth(em * 0.12))
                            : QPen(m_theme.grid, m_theme.lineWidth(1.0)));
         painter.setBrush(m_theme.surface);
         painter.drawRoundedRect(card, em * 0.3, em * 0.3);
-        const QRectF line1(card.left() + em * 0.5, card.top() + em * 0.15, card.width() - em,
-                           em * 1.3);
-        const QString pcs =
-            tr("pc %1 \u2192 joins at %2").arg(pcText(e.pc), pcText(e.reconvergePc));
-        painter.setFont(pcFont);
-        const double pcW =
-            std::min(QFontMetricsF(pcFont).horizontalAdvance(pcs), line1.width() * 0.6);
-        painter.setPen(m_theme.muted);
-        painter.drawText(line1, Qt::AlignRight | Qt::AlignVCenter, elided(pcFont, pcs, pcW));
-        painter.setFont(labelFont);
-        painter.setPen(top ? m_theme.accent : m_theme.foreground);
-        painter.drawText(
-            QRectF(line1.left(), line1.top(), line1.width() - pcW - em * 0.5, line1.height()),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            elided(labelFont, QString::fromStdString(e.label), line1.width() - pcW - em * 0.5));
+        const double tx = card.left() + em * 0.5;
+        const double ty = card.top() + em * 0.15;
+        drawWrapped(painter, QRectF(tx, ty, label.width() + 1.0, label.height()), label,
+                    top ? m_theme.accent : m_theme.foreground);
+        if (oneLine)
+            drawWrapped(painter, QRectF(tx + textW - pcW, ty, pcW, pcLine.height()), pcLine,
+                        m_theme.muted, Qt::AlignRight | Qt::AlignTop);
+        else
+            drawWrapped(painter, QRectF(tx, ty + label.height(), textW, pcLine.height()), pcLine,
+                        m_theme.muted);
         // The mask as 32 small dots.
         const double step = (card.width() - em) / kLanesPerWarp;
         const double d = std::min(em * 0.55, step * 0.72);
-        const double cy = card.top() + em * 1.95;
+        const double cy = ty + textH + em * 0.5;
         painter.setPen(Qt::NoPen);
         for (int lane = 0; lane < kLanesPerWarp; ++lane) {
             const bool on = ((e.mask >> static_cast<unsigned>(lane)) & 1U) != 0U;
@@ -243,7 +301,7 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
             const double cx = card.left() + em * 0.5 + step * (lane + 0.5);
             painter.drawEllipse(QPointF(cx, cy), d / 2.0, d / 2.0);
         }
-        y += entryH;
+        y += cardH + em * 0.3;
     }
     if (entries == 0) {
         painter.setFont(pcFont);

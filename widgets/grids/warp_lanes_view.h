@@ -5,6 +5,7 @@
 #include "drawing/frame_view.h"
 #include "drawing/theme.h"
 #include "frames/warp_frame.h"
+#include "text/text_layout.h"
 
 #include <QPainter>
 #include <QWidget>
@@ -48,9 +49,16 @@ private:
         double laneGap = 0.0;
         QRectF program;
         QRectF stack;
-        double lineH = 0.0;
+        double lineH = 0.0;  // one line of code; a long instruction wraps onto more
+        double codePx = 0.0; // the listing's type size
         int firstLine = 0;
         int visibleLines = 0;
+        // Header and headings, wrapped to their widths.
+        WrappedText title, counter, programHeading, stackHeading;
+        double badgeW = 0.0;
+        double headingH = 0.0;
+        std::vector<WrappedText> code; // every program line, wrapped to the listing
+        std::vector<double> lineTops;  // per visible line, from firstLine
     };
     Layout layoutFor(const QRectF& bounds) const;
 };
