@@ -729,8 +729,10 @@ Story SchedulerScenario::build(const Params& p) const {
          }});
     story.steps.push_back({"The policies side by side", comparisonNarration(*sim), 8.0,
                            [sim, gauges, compareFacts, compareChart](double t) {
-                               return Frames{{waitingOverTime(*sim, *gauges, t), *compareFacts,
-                                              *compareChart, strandedOverTime(*sim, *gauges, t)}};
+                               // Four views of one comparison, each at one size.
+                               return Frames{{waitingOverTime(*sim, *gauges, t), *compareChart,
+                                              *compareFacts, strandedOverTime(*sim, *gauges, t)},
+                                             Arrangement::Grid};
                            }});
     return story;
 }

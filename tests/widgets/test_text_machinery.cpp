@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QTest>
 
 using namespace wb;
@@ -53,6 +54,20 @@ private slots:
         QCOMPARE(wrapText(px(14), QStringLiteral("one long line of text"), 0).lines.size(),
                  std::size_t{1});
         QVERIFY(wrapText(px(14), QString(), 100).empty());
+    }
+
+    void labelsShortenByWholeParts() {
+        const QString label = QStringLiteral("job 196 \u00b7 64 GPUs \u00b7 high");
+        const QFont f = px(14);
+        const QFontMetricsF fm(f);
+        QCOMPARE(fitByParts(f, label, 1000, KeepParts::Head), label);
+        const double twoParts = fm.horizontalAdvance(QStringLiteral("job 196 \u00b7 64 GPUs")) + 1;
+        QCOMPARE(fitByParts(f, label, twoParts, KeepParts::Head),
+                 QStringLiteral("job 196 \u00b7 64 GPUs"));
+        QCOMPARE(
+            fitByParts(f, label, fm.horizontalAdvance(QStringLiteral("high")) + 1, KeepParts::Tail),
+            QStringLiteral("high"));
+        QVERIFY(fitByParts(f, label, 5, KeepParts::Head).isEmpty());
     }
 
     void legendWrapsIntoRowsAndKeepsEveryEntry() {

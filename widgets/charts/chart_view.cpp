@@ -30,6 +30,10 @@ double logMin(const ChartAxis& spec) {
     return spec.max > 0.0 ? spec.max / 1e3 : 1.0;
 }
 
+// Tick labels keep this many body sizes from the plot's edge: clear of an emphasised marker
+// dot (1.25 body sizes across) sitting on an axis.
+constexpr double kTickGap = 0.75;
+
 // A 1-2-5 step giving about five labelled ticks over `span`.
 double niceStep(double span) {
     if (!(span > 0.0) || !std::isfinite(span)) {
@@ -404,13 +408,15 @@ ChartView::TextRoom ChartView::textRoomAt(double base) const {
     const double xTitleH = wrappedHeight(axisFont, QString::fromStdString(m_frame.x.title), w);
     const double footH =
         wrappedHeight(textFont(base * 0.75), QString::fromStdString(m_frame.footnote), w);
-    r.bottom = pad + tm.height() * 1.3 + xTitleH + (footH > 0 ? base * 0.4 + footH : 0.0);
+    r.bottom = pad + tm.height() * 1.0 + base * kTickGap + xTitleH +
+               (footH > 0 ? base * 0.4 + footH : 0.0);
     double yTickW = 0;
     for (const Tick& t : ticks(false))
         yTickW = std::max(yTickW, tm.horizontalAdvance(t.text));
     const double plotH = std::max(1.0, height() - r.top - r.bottom);
+    r.yTitleWidth = plotH;
     const double yTitleH = wrappedHeight(axisFont, QString::fromStdString(m_frame.y.title), plotH);
-    r.left = pad + yTitleH + base * 0.5 + yTickW + base * 0.4;
+    r.left = pad + yTitleH + base * 0.5 + yTickW + base * kTickGap;
     double lastXTick = 0;
     if (const std::vector<Tick> xt = ticks(true); !xt.empty())
         lastXTick = tm.horizontalAdvance(xt.back().text);
@@ -535,30 +541,40 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& /*rect*/) {
                                                 : nullptr;
     if (any != nullptr) {
         const double yAt = m_frame.y.log ? m_yAxes.log->min() : m_yAxes.linear->min();
+        // A label that would touch the one before it is skipped: a short plot keeps every
+        // other tick labelled rather than a pile of digits.
+        double lastRight = -1e9;
         for (const Tick& t : ticks(true)) {
             const double x = c->mapToScene(c->mapToPosition(QPointF(t.value, yAt), any)).x();
             const double tw = tm.horizontalAdvance(t.text);
-            painter->drawText(QPointF(x - tw / 2.0, plot.bottom() + base * 0.3 + tm.ascent()),
+            if (x - tw / 2.0 < lastRight + base * 0.5)
+                continue;
+            lastRight = x + tw / 2.0;
+            painter->drawText(QPointF(x - tw / 2.0, plot.bottom() + base * kTickGap + tm.ascent()),
                               t.text);
         }
         const double xAt = m_frame.x.log ? m_xAxes.log->min() : m_xAxes.linear->min();
+        double lastTop = 1e9;
         for (const Tick& t : ticks(false)) {
             const double ty = c->mapToScene(c->mapToPosition(QPointF(xAt, t.value), any)).y();
             const double tw = tm.horizontalAdvance(t.text);
+            if (ty + tm.height() / 2.0 > lastTop)
+                continue; // ticks run bottom to top
+            lastTop = ty - tm.height() / 2.0;
             painter->drawText(
-                QPointF(plot.left() - base * 0.4 - tw, ty - tm.height() / 2.0 + tm.ascent()),
+                QPointF(plot.left() - base * kTickGap - tw, ty - tm.height() / 2.0 + tm.ascent()),
                 t.text);
         }
     }
 
     // Axis titles: x below its ticks, y turned along the left edge; both wrap.
     const QFont axisFont = textFont(base * 0.85);
-    const double xTitleTop = plot.bottom() + base * 0.3 + tm.height() * 1.3 - base * 0.3;
+    const double xTitleTop = plot.bottom() + base * kTickGap + tm.height();
     drawWrappedText(*painter, QRectF(pad, xTitleTop, w, 0), axisFont, m_theme.muted,
                     QString::fromStdString(m_frame.x.title), Qt::AlignHCenter | Qt::AlignTop);
     {
-        const WrappedText yTitle =
-            wrapText(axisFont, QString::fromStdString(m_frame.y.title), plot.height());
+        const WrappedText yTitle = wrapText(axisFont, QString::fromStdString(m_frame.y.title),
+                                            textRoomAt(base).yTitleWidth);
         painter->save();
         painter->translate(pad, plot.bottom());
         painter->rotate(-90);

@@ -92,6 +92,7 @@ private:
     // The chart's margins around the plot: room for every text drawForeground puts there.
     struct TextRoom {
         double left = 0, top = 0, right = 0, bottom = 0;
+        double yTitleWidth = 0; // the y title wraps at this length, in layout and in paint
     };
     TextRoom textRoomAt(double base) const;
     void reserveTextRoom();

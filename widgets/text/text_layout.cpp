@@ -1,6 +1,7 @@
 #include "text/text_layout.h"
 
 #include <QFontMetricsF>
+#include <QStringList>
 #include <QTextLayout>
 #include <algorithm>
 #include <cmath>
@@ -89,6 +90,22 @@ double drawWrapped(QPainter& painter, const QRectF& rect, const WrappedText& blo
 double drawWrappedText(QPainter& painter, const QRectF& rect, const QFont& font,
                        const QColor& colour, const QString& text, Qt::Alignment align) {
     return drawWrapped(painter, rect, wrapText(font, text, rect.width()), colour, align);
+}
+
+QString fitByParts(const QFont& font, const QString& label, double width, KeepParts keep) {
+    const QFontMetricsF fm(font);
+    const QString sep = QStringLiteral(" \u00b7 ");
+    QStringList parts = label.split(sep);
+    while (!parts.isEmpty()) {
+        const QString text = parts.join(sep);
+        if (fm.horizontalAdvance(text) <= width)
+            return text;
+        if (keep == KeepParts::Head)
+            parts.removeLast();
+        else
+            parts.removeFirst();
+    }
+    return {};
 }
 
 } // namespace wb

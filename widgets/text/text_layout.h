@@ -41,4 +41,10 @@ double drawWrappedText(QPainter& painter, const QRectF& rect, const QFont& font,
                        const QColor& colour, const QString& text,
                        Qt::Alignment align = Qt::AlignLeft | Qt::AlignTop);
 
+// Labels made of parts ("job 196 · 64 GPUs · high", "GPU 0 · stream 7") shortened by whole
+// parts until they fit `width`: Head keeps the leading parts ("job 196 · 64 GPUs"), Tail the
+// trailing ones ("stream 7"). Empty when not even one part fits; never a cut word.
+enum class KeepParts { Head, Tail };
+QString fitByParts(const QFont& font, const QString& label, double width, KeepParts keep);
+
 } // namespace wb

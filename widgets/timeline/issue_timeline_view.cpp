@@ -62,9 +62,13 @@ IssueTimelineView::Layout IssueTimelineView::layoutFor(const QRectF& bounds) con
     l.em = layoutEm(bounds, {30.0, 16.0, 1.0});
     const double pad = l.em * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
-    l.title =
-        QRectF(inner.left(), inner.top(), inner.width(), m_frame.title.empty() ? 0.0 : l.em * 1.7);
-    l.caption = QRectF(inner.left(), l.title.bottom(), inner.width(), l.em * 1.6);
+    l.titleText = wrapText(m_theme.fontAtPixels(l.em * 1.15, true),
+                           QString::fromStdString(m_frame.title), inner.width());
+    l.title = QRectF(inner.left(), inner.top(), inner.width(),
+                     l.titleText.empty() ? 0.0 : l.titleText.height() + l.em * 0.3);
+    l.captionText =
+        wrapText(m_theme.fontAtPixels(l.em * 1.0, true), captionText(m_frame), inner.width());
+    l.caption = QRectF(inner.left(), l.title.bottom(), inner.width(), l.captionText.height());
     const double labelW =
         QFontMetricsF(m_theme.fontAtPixels(l.em * 0.9))
             .horizontalAdvance(tr("sched %1").arg(std::max(0, m_frame.schedulers - 1))) +
@@ -114,11 +118,8 @@ void IssueTimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.fillRect(bounds, m_theme.background);
     const Layout l = layoutFor(bounds);
 
-    if (!m_frame.title.empty())
-        drawElidedLine(painter, l.title, m_theme.fontAtPixels(l.em * 1.15, true),
-                       m_theme.foreground, QString::fromStdString(m_frame.title));
-    drawElidedLine(painter, l.caption, m_theme.fontAtPixels(l.em * 1.0, true), m_theme.foreground,
-                   captionText(m_frame));
+    drawWrapped(painter, l.title, l.titleText, m_theme.foreground);
+    drawWrapped(painter, l.caption, l.captionText, m_theme.foreground);
 
     const int shown = std::clamp(m_frame.shownUpTo, 0, std::max(0, m_frame.cycles));
     // Idle cells and the legend's idle swatch share one hatch.
@@ -257,8 +258,10 @@ void IssueTimelineView::drawCycleAxis(QPainter& painter, const Layout& l) const 
         painter.setPen(QPen(m_theme.grid, 1.0));
         painter.drawLine(QPointF(x, l.axis.top()), QPointF(x, l.axis.top() + em * 0.35));
         painter.setPen(m_theme.muted);
-        painter.drawText(QRectF(x - tickW / 2, l.axis.top() + em * 0.35, tickW, em * 1.1),
-                         Qt::AlignCenter, QString::number(c));
+        // Centred under the tick, slid inwards at the view's edge rather than cut.
+        const double left = std::clamp(x - tickW / 2, 0.0, std::max(0.0, width() - tickW));
+        painter.drawText(QRectF(left, l.axis.top() + em * 0.35, tickW, em * 1.1), Qt::AlignCenter,
+                         QString::number(c));
     }
     painter.setPen(m_theme.muted);
     painter.drawText(

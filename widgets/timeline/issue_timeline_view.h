@@ -6,6 +6,7 @@
 #include "drawing/frame_view.h"
 #include "drawing/theme.h"
 #include "frames/issue_timeline_frame.h"
+#include "text/text_layout.h"
 
 #include <QPainter>
 #include <QWidget>
@@ -44,7 +45,8 @@ private:
         double em = 12.0;
         QRectF title;
         QRectF caption;
-        QRectF labels; // scheduler names, left of the plot
+        WrappedText titleText, captionText; // both wrap to the view's width
+        QRectF labels;                      // scheduler names, left of the plot
         QRectF plot;
         double rowH = 0.0;
         double colW = 0.0;

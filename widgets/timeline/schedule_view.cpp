@@ -228,10 +228,13 @@ void ScheduleView::drawRows(QPainter& painter, const Layout& l) const {
                 drawWrapped(painter, box, wrapped, m_theme.foreground,
                             Qt::AlignRight | Qt::AlignVCenter);
             } else {
+                // No room to wrap: the leading parts that fit ("job 196 · 64 GPUs"); the hover
+                // tip has the rest.
                 painter.setFont(labelFont);
                 painter.setPen(m_theme.foreground);
                 painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
-                                 elided(labelFont, QString::fromStdString(row.label), box.width()));
+                                 fitByParts(labelFont, QString::fromStdString(row.label),
+                                            box.width(), KeepParts::Head));
             }
         }
         if (row.idleIsBubble)

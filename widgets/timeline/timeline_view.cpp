@@ -160,24 +160,6 @@ void TimelineView::setCpuExpanded(int lane, bool expanded) {
 
 // ---- layout -----------------------------------------------------------------------------
 
-namespace {
-
-// `label` when it fits `width`, else the part after its last " · " when that fits, else empty.
-QString fittingLabel(const QFont& font, const QString& label, double width) {
-    const QFontMetricsF fm(font);
-    if (fm.horizontalAdvance(label) <= width)
-        return label;
-    const qsizetype cut = label.lastIndexOf(QStringLiteral(" \u00b7 "));
-    if (cut >= 0) {
-        const QString tail = label.mid(cut + 3);
-        if (fm.horizontalAdvance(tail) <= width)
-            return tail;
-    }
-    return {};
-}
-
-} // namespace
-
 TimelineView::Layout TimelineView::layoutFor(const QRectF& bounds) const {
     Layout l;
     l.em = layoutEm(bounds, {30.0, 16.0, 0.82});
@@ -793,7 +775,7 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         // The whole label, else its last part ("stream 7" of "GPU 0 · stream 7"), else none:
         // never a cut word. Rows the area cuts keep their label off until scrolled in.
         const QRectF labelBox(l.labels.left() + l.em * 0.6, top, l.labels.width() - l.em, l.rowH);
-        const QString label = fittingLabel(rowFont, r.label, labelBox.width());
+        const QString label = fitByParts(rowFont, r.label, labelBox.width(), KeepParts::Tail);
         if (!label.isEmpty() && rowFm.height() <= labelBox.height() + 2.0 &&
             area.contains(QRectF(labelBox.left(), labelBox.center().y() - rowFm.height() / 2,
                                  labelBox.width(), rowFm.height()))) {
