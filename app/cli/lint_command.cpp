@@ -1,6 +1,5 @@
 // warpboard lint: renders every slide and reports what cannot be read (see lint/slide_lint.h).
-// --known FILE holds findings accepted for now: they are not reported, but one that no longer
-// occurs is, so the list can only shrink.
+// Every slide passes it; the test suite runs it and any finding fails.
 #include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
@@ -13,12 +12,9 @@
 
 #include <QApplication>
 #include <QStyleFactory>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <tuple>
 
 namespace wb::cli {
 
@@ -26,19 +22,6 @@ namespace {
 
 std::string sizeText(QSize s) {
     return std::to_string(s.width()) + "x" + std::to_string(s.height());
-}
-
-// What identifies a finding across runs: everything but the box, which moves with any
-// layout change that does not fix anything.
-using Key = std::tuple<std::string, int, std::string, std::string, std::string, std::string>;
-
-Key keyOf(const SlideFinding& f) {
-    return {f.scenario,
-            f.step,
-            f.params,
-            sizeText(f.size),
-            lintKindName(f.finding.kind),
-            f.finding.text.toStdString()};
 }
 
 nlohmann::json toJson(const SlideFinding& f) {
@@ -54,56 +37,6 @@ nlohmann::json toJson(const SlideFinding& f) {
               std::lround(b.height())}}};
 }
 
-// The known list: how many times each key may occur.
-std::map<Key, int> readKnown(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw CliError("cannot open '" + path + "'");
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw CliError(path + ": byte " + std::to_string(e.byte) + ": not valid JSON");
-    }
-    std::map<Key, int> known;
-    if (!doc.is_object() || !doc.contains("findings") || !doc["findings"].is_array())
-        throw CliError(path + ": expected {\"findings\": [...]}");
-    for (const auto& f : doc["findings"]) {
-        try {
-            known[{f.at("scenario").get<std::string>(), f.at("step").get<int>(),
-                   f.at("params").get<std::string>(), f.at("size").get<std::string>(),
-                   f.at("kind").get<std::string>(), f.at("text").get<std::string>()}] +=
-                f.value("count", 1);
-        } catch (const nlohmann::json::exception& e) {
-            throw CliError(path + ": a finding lacks a field or has the wrong type (" +
-                           std::string(e.what()) + ")");
-        }
-    }
-    return known;
-}
-
-// The known list as it is committed: one finding per line (diffs stay readable), sorted,
-// repeats folded into "count", no boxes.
-void writeKnown(const std::string& path, const std::vector<SlideFinding>& found) {
-    std::map<Key, int> counts;
-    for (const SlideFinding& f : found)
-        ++counts[keyOf(f)];
-    std::ofstream out(path);
-    if (!out)
-        throw CliError("cannot write '" + path + "'");
-    out << "{\"findings\": [\n";
-    std::size_t i = 0;
-    for (const auto& [k, count] : counts) {
-        nlohmann::json j{{"scenario", std::get<0>(k)}, {"step", std::get<1>(k)},
-                         {"params", std::get<2>(k)},   {"size", std::get<3>(k)},
-                         {"kind", std::get<4>(k)},     {"text", std::get<5>(k)}};
-        if (count > 1)
-            j["count"] = count;
-        out << j.dump() << (++i < counts.size() ? ",\n" : "\n");
-    }
-    out << "]}\n";
-}
-
 std::pair<int, int> parseShard(const std::string& text) {
     int k = 0, n = 0;
     char slash = 0;
@@ -117,7 +50,7 @@ std::pair<int, int> parseShard(const std::string& text) {
 
 int runLint(const std::vector<std::string>& words, int argc, char** argv) {
     const Arguments args(words, {"json"});
-    args.requireKnown({"size", "scenario", "json", "known", "shard", "write-known"}, "lint");
+    args.requireKnown({"size", "scenario", "json", "shard"}, "lint");
     if (!args.positionals().empty())
         throw CliError("unexpected argument '" + args.positionals().front() + "' for lint");
     std::vector<QSize> sizes;
@@ -136,10 +69,6 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
             if (static_cast<int>(i % static_cast<std::size_t>(n)) == k)
                 scenarios.push_back(all[i].get());
     }
-    std::map<Key, int> known;
-    if (auto path = args.value("known"))
-        known = readKnown(*path);
-
     const auto app = startApplication(argc, argv);
     QApplication::setStyle(QStyleFactory::create("Fusion"));
     // One family everywhere so findings do not depend on which fonts a machine has.
@@ -155,48 +84,13 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
                      std::make_move_iterator(f.end()));
     }
 
-    // Subtract the known ones; what remains is new. Known keys of the linted scenarios and
-    // sizes that did not occur are fixed and must leave the list.
-    std::vector<SlideFinding> fresh;
-    std::map<Key, int> left = known;
-    for (const SlideFinding& f : found) {
-        auto it = left.find(keyOf(f));
-        if (it != left.end() && it->second > 0)
-            --it->second;
-        else
-            fresh.push_back(f);
-    }
-    std::vector<Key> fixed;
-    for (const auto& [key, count] : left) {
-        const bool linted =
-            std::any_of(scenarios.begin(), scenarios.end(),
-                        [&](const Scenario* s) { return s->id() == std::get<0>(key); }) &&
-            std::any_of(sizes.begin(), sizes.end(),
-                        [&](QSize z) { return sizeText(z) == std::get<3>(key); });
-        for (int i = 0; linted && i < count; ++i)
-            fixed.push_back(key);
-    }
-
-    if (auto path = args.value("write-known"))
-        writeKnown(*path, found);
-
     if (args.flag("json")) {
         nlohmann::json doc{{"findings", nlohmann::json::array()}};
-        for (const SlideFinding& f : fresh)
+        for (const SlideFinding& f : found)
             doc["findings"].push_back(toJson(f));
-        if (!fixed.empty()) {
-            doc["fixed"] = nlohmann::json::array();
-            for (const Key& k : fixed)
-                doc["fixed"].push_back({{"scenario", std::get<0>(k)},
-                                        {"step", std::get<1>(k)},
-                                        {"params", std::get<2>(k)},
-                                        {"size", std::get<3>(k)},
-                                        {"kind", std::get<4>(k)},
-                                        {"text", std::get<5>(k)}});
-        }
         std::cout << doc.dump(1) << "\n";
     } else {
-        for (const SlideFinding& f : fresh) {
+        for (const SlideFinding& f : found) {
             const QRectF& b = f.finding.box;
             std::cout << f.scenario << " step " << f.step << " [" << f.params << "] "
                       << sizeText(f.size) << " " << lintKindName(f.finding.kind) << ": \""
@@ -204,19 +98,10 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
                       << std::lround(b.y()) << " " << std::lround(b.width()) << "x"
                       << std::lround(b.height()) << "\n";
         }
-        for (const Key& k : fixed)
-            std::cout << "fixed (delete it from the known list): " << std::get<0>(k) << " step "
-                      << std::get<1>(k) << " [" << std::get<2>(k) << "] " << std::get<3>(k) << " "
-                      << std::get<4>(k) << ": \"" << std::get<5>(k) << "\"\n";
-        std::cout << fresh.size() << (known.empty() ? " findings" : " new findings") << " in "
-                  << scenarios.size() << (scenarios.size() == 1 ? " scenario" : " scenarios")
-                  << (known.empty()
-                          ? ""
-                          : ", " + std::to_string(found.size() - fresh.size()) + " known, " +
-                                std::to_string(fixed.size()) + " known ones fixed")
-                  << "\n";
+        std::cout << found.size() << " findings in " << scenarios.size()
+                  << (scenarios.size() == 1 ? " scenario" : " scenarios") << "\n";
     }
-    return fresh.empty() && fixed.empty() ? 0 : 1;
+    return found.empty() ? 0 : 1;
 }
 
 } // namespace wb::cli

@@ -19,16 +19,12 @@ Usage:
       Render step N of scenario ID offscreen (no display needed). --size defaults to
       1920x1080; --t is the moment within the step, 0…1 (default 1, the step's end).
       SVG output keeps text as text. --present lays the slide out as presentation mode.
-  warpboard lint [--size WxH ...] [--scenario ID | --shard K/N] [--json] [--known FILE]
-                 [--write-known FILE]
+  warpboard lint [--size WxH ...] [--scenario ID | --shard K/N] [--json]
       Render every step of every scenario (defaults, each parameter at its minimum and
       maximum, presentation mode) at 1280x720 and 1920x1080 (or each --size) and report
       text that cannot be read: elided, below the size floor, outside the slide,
-      overlapping, or crossing a shape's edge. --json prints {"findings": [...]}. With
-      --known FILE the findings listed there are accepted and any that no longer occur are
-      reported as fixed; --write-known FILE writes this run's findings in that form.
-      --shard K/N lints every Nth scenario from the Kth. Exit 1 when there is a finding
-      to report.
+      overlapping, or crossing a shape's edge. --json prints {"findings": [...]}.
+      --shard K/N lints every Nth scenario from the Kth. Exit 1 when there is a finding.
   warpboard record all|ID --out DIR [--quick] [--device N]
       Run the GPU scenarios' kernels on this machine's GPU and write DIR/<id>.json
       (Trace JSON with the device's provenance). Exit 3 when there is no GPU: nothing is

@@ -266,7 +266,8 @@ Story BlastRadiusScenario::build(const Params& p) const {
                                             "Aligned · " + layoutName(mAligned->layout())),
                             clusterMapFrame(*mMisaligned, {failedId}, revealed,
                                             "Misaligned · " + layoutName(mMisaligned->layout())),
-                            compareRows(bA, bM)}};
+                            compareRows(bA, bM)},
+                           Arrangement::Grid}; // the two maps at one size
          }});
 
     const int spine = model->id(ComponentKind::Spine, index % model->count(ComponentKind::Spine));

@@ -130,7 +130,10 @@ private slots:
         for (std::size_t a = 0; a < r.size(); ++a)
             for (std::size_t b = a + 1; b < r.size(); ++b)
                 QVERIFY(!r[a].intersects(r[b]));
-        QCOMPARE(stageLayout(area, 3, Arrangement::Grid).size(), std::size_t{3});
+        const std::vector<QRect> three = stageLayout(area, 3, Arrangement::Grid);
+        QCOMPARE(three.size(), std::size_t{3});
+        QCOMPARE(three[2].top(), three[0].top()); // one row
+        QCOMPARE(three[2].size(), three[0].size());
     }
 
     void oneViewPerItemReusedByKind() {

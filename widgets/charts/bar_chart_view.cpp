@@ -469,7 +469,7 @@ void BarChartView::drawReferences(QPainter& painter, const Layout& l) const {
         // Then the same a little farther off the line, joined to it by a leader.
         std::vector<QRectF> spots;
         const double run = horiz ? l.plot.height() : l.plot.width();
-        for (int tier = 0; tier < 4; ++tier) {
+        for (int tier = 0; tier < 8; ++tier) {
             const double off = tier * (horiz ? tw * 0.6 : th * 1.2);
             for (double d = 0; d + (horiz ? th : tw) <= run + 0.5; d += (horiz ? th : tw) * 0.5) {
                 if (horiz) {

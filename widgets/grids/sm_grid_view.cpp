@@ -131,8 +131,10 @@ const SmGridView::Layout& SmGridView::layoutFor(const QRectF& bounds) const {
     const double chipPx = std::min(labelPx, chipH * 0.4);
     l.chipFont = m_theme.fontAtPixels(chipPx, true);
     const int maxId = std::max(9, m_frame.blocksTotal - 1);
-    l.chipText = chipPx >= 7.0 &&
-                 QFontMetricsF(l.chipFont).horizontalAdvance(QString::number(maxId)) + 4.0 <= chipW;
+    // Block numbers only where the floored font fits the chip both ways.
+    const QFontMetricsF chipMetrics(l.chipFont);
+    l.chipText = chipMetrics.horizontalAdvance(QString::number(maxId)) + 4.0 <= chipW &&
+                 chipMetrics.height() + 2.0 <= chipH;
     m_layout = l;
     m_layoutValid = true;
     return m_layout;
@@ -248,7 +250,7 @@ void SmGridView::paint(QPainter& painter, const QRectF& bounds) const {
                 if (l.chipText) {
                     painter.setFont(l.chipFont);
                     painter.setPen(Qt::white);
-                    painter.drawText(chip.adjusted(0, 2, 0, 0), Qt::AlignTop | Qt::AlignHCenter,
+                    painter.drawText(chip.adjusted(0, 1, 0, 0), Qt::AlignTop | Qt::AlignHCenter,
                                      QString::number(block));
                     painter.setFont(l.labelFont);
                 }

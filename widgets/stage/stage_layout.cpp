@@ -19,7 +19,9 @@ std::vector<QRect> stageLayout(const QRect& area, int count, Arrangement arrange
         return out;
     }
     if (arrangement == Arrangement::Grid) {
-        const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
+        // Up to three cells side by side; more fill as square a grid as the count allows.
+        const int cols =
+            count <= 3 ? count : static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
         const int rows = (count + cols - 1) / cols;
         const int cellW = std::max(1, (inner.width() - margin * (cols - 1)) / cols);
         const int cellH = std::max(1, (inner.height() - margin * (rows - 1)) / rows);

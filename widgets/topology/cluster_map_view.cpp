@@ -144,8 +144,17 @@ const ClusterMapView::Layout& ClusterMapView::layoutFor(const QRectF& bounds) co
     const QRectF area(inner.left(), l.title.bottom() + l.em * 0.3,
                       std::max(0.0, l.panel.left() - inner.left() - l.em * 0.8),
                       std::max(0.0, l.caption.top() - l.title.bottom() - l.em * 0.6));
-    l.storage = QRectF(l.panel.left(), l.panel.top() + l.em * 0.3, panelW, l.em * 2.0);
-    l.scheduler = l.storage.translated(0, l.em * 2.4);
+    // Each box as tall as its label needs when wrapped to the panel.
+    const QFont boxFont = m_theme.fontAtPixels(l.em * 0.95, true);
+    const auto boxH = [&](int kind) {
+        return std::max(l.em * 2.0,
+                        wrappedHeight(boxFont, componentBoxLabel(kind), panelW - l.em * 0.5) +
+                            l.em * 0.9);
+    };
+    l.storage = QRectF(l.panel.left(), l.panel.top() + l.em * 0.3, panelW,
+                       boxH(static_cast<int>(MapKind::Storage)));
+    l.scheduler = QRectF(l.panel.left(), l.storage.bottom() + l.em * 0.4, panelW,
+                         boxH(static_cast<int>(MapKind::Scheduler)));
 
     // The rack rows and pod arrangement that give the largest whole-pixel cells.
     int best = -1;
@@ -337,6 +346,14 @@ void ClusterMapView::renderCells(const Layout& l) const {
     m_imageValid = true;
 }
 
+// "storage · up", "scheduler · failed": the box's kind and its state's first word.
+QString ClusterMapView::componentBoxLabel(int kind) const {
+    const auto& v = m_frame.components[static_cast<std::size_t>(kind)];
+    const MapComponentState st = v.empty() ? MapComponentState::Up : v.front();
+    return QString::fromLatin1(kKindNames[kind]) + QStringLiteral(" · ") +
+           componentStateName(st).section(':', 0, 0);
+}
+
 void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
@@ -362,12 +379,8 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
         const MapComponentState st = v.empty() ? MapComponentState::Up : v.front();
         const QRectF r = box.adjusted(0, 0, 0, -l.em * 0.3);
         painter.fillRect(r, componentColor(st));
-        painter.setPen(Qt::white);
-        painter.drawText(r.adjusted(l.em * 0.4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(boldFont,
-                                QString::fromLatin1(kKindNames[k]) + QStringLiteral(" · ") +
-                                    componentStateName(st).section(':', 0, 0),
-                                r.width() - l.em * 0.5));
+        drawWrappedText(painter, r.adjusted(l.em * 0.4, 0, -l.em * 0.1, 0), boldFont, Qt::white,
+                        componentBoxLabel(k), Qt::AlignLeft | Qt::AlignVCenter);
     }
 
     // The legend.

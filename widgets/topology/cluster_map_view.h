@@ -71,6 +71,7 @@ private:
         QRectF storage, scheduler;
     };
     Geometry geometry(int racksPerRow) const; // pods of rack rows `racksPerRow` wide
+    QString componentBoxLabel(int kind) const;
     const Layout& layoutFor(const QRectF& bounds) const;
     // Cell rectangles (in cells, map origin) of each component, from the geometry.
     QRect podOrigin(int pod) const;

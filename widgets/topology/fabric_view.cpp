@@ -1,7 +1,6 @@
 #include "topology/fabric_view.h"
 
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
 #include "topology/topology_view.h"
 
 #include <QFontMetricsF>
@@ -200,11 +199,12 @@ void FabricView::drawNodes(QPainter& painter, const FabricLayout& layout) const 
                             m_theme.lineWidth(victim ? 2.0 : 1.2)));
         painter.setBrush(isSwitch ? m_theme.grid : m_theme.surface);
         painter.drawRoundedRect(r, 3, 3);
-        if (nodeFont.pixelSize() >= 7) {
+        // The node's name whole, or only in its hover tip when the box is too small.
+        const QString name = QString::fromStdString(node.label);
+        if (QFontMetricsF(nodeFont).horizontalAdvance(name) <= r.width() - 2) {
             painter.setFont(nodeFont);
             painter.setPen(m_theme.foreground);
-            painter.drawText(r, Qt::AlignCenter,
-                             elided(nodeFont, QString::fromStdString(node.label), r.width() - 2));
+            painter.drawText(r, Qt::AlignCenter, name);
         }
     }
 }
@@ -292,9 +292,18 @@ void FabricView::drawFlowGauges(QPainter& painter, const FabricLayout& layout) c
             bar = QRectF(r.left(), text.bottom() + 1, r.width(),
                          std::min(r.bottom() - text.bottom() - 1, em * 0.7));
         } else {
-            const double labelW = std::min(r.width() * 0.35, em * 3.5);
-            drawElidedLine(painter, QRectF(r.left(), r.top(), labelW, r.height()), flowFont,
-                           m_theme.foreground, QString::fromStdString(f.label));
+            // The label column fits the label (up to half the row); the bar takes the rest.
+            const QString flowLabel = QString::fromStdString(f.label);
+            const double labelW =
+                std::min(r.width() * 0.5,
+                         std::max(em * 3.5,
+                                  QFontMetricsF(flowFont).horizontalAdvance(flowLabel) + em * 0.4));
+            if (QFontMetricsF(flowFont).horizontalAdvance(flowLabel) <= labelW) {
+                painter.setFont(flowFont);
+                painter.setPen(m_theme.foreground);
+                painter.drawText(QRectF(r.left(), r.top(), labelW, r.height()),
+                                 Qt::AlignLeft | Qt::AlignVCenter, flowLabel);
+            }
             bar = QRectF(r.left() + labelW, r.center().y() - r.height() * 0.3, r.width() - labelW,
                          r.height() * 0.6);
         }
