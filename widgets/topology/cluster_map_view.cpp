@@ -449,9 +449,55 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
         }
     }
 
+    drawZoom(painter, l, y, bodyFont);
+
     drawWrappedText(painter, l.caption, boldFont, m_theme.foreground,
                     QString::fromStdString(m_frame.caption), Qt::AlignLeft | Qt::AlignVCenter);
     painter.restore();
+}
+
+// When cells are too small to see a failure (a 16,384-GPU map has cells of a few pixels), the
+// neighbourhood of the failed component is drawn again, magnified by a whole factor, in the
+// panel's free space below `top`, and framed on the map, so the failed part and the GPUs it
+// took down can be seen at 720p.
+void ClusterMapView::drawZoom(QPainter& painter, const Layout& l, double top,
+                              const QFont& font) const {
+    if (m_frame.failedKind < 0 || m_geo.gpus == 0 || l.cell >= 8)
+        return;
+    const QRect failed = cellsOf(m_frame.failedKind, m_frame.failedIndex);
+    if (failed.isEmpty())
+        return;
+    // At least a few racks around it, within the map.
+    const int wantW = std::max(failed.width() + 4, 3 * (m_geo.rackW + 1) + 2);
+    const int wantH = std::max(failed.height() + 4, 2 * (m_geo.rackH + 1) + 2);
+    QRect crop(failed.center().x() - wantW / 2, failed.center().y() - wantH / 2, wantW, wantH);
+    crop = crop.intersected(QRect(0, 0, m_geo.cellsW, m_geo.cellsH));
+    const WrappedText label = wrapText(font, tr("zoom around the failure"), l.panel.width());
+    const double availW = l.panel.width();
+    const double availH = l.panel.bottom() - top - label.height() - l.em * 0.6;
+    const int scale = static_cast<int>(
+        std::min(availW / (crop.width() * l.cell), availH / (crop.height() * l.cell)));
+    if (scale < 2 || crop.isEmpty())
+        return; // no room for a useful magnification
+    const QRectF source = pixels(l, crop).translated(-l.map.topLeft());
+    const QRectF target(l.panel.left(), top + l.em * 0.3 + label.height(), source.width() * scale,
+                        source.height() * scale);
+    drawWrapped(painter, QRectF(l.panel.left(), top + l.em * 0.2, availW, label.height()), label,
+                m_theme.foreground);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(target, m_image, source);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.5)));
+    painter.drawRect(target);
+    painter.drawRect(pixels(l, crop));
+    // The failed part ringed inside the zoom too.
+    const QRectF ring(target.left() + (failed.x() - crop.x()) * l.cell * scale,
+                      target.top() + (failed.y() - crop.y()) * l.cell * scale,
+                      failed.width() * l.cell * scale, failed.height() * l.cell * scale);
+    const double grow = std::max(2.0, l.em * 0.2);
+    painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(2.5)));
+    painter.drawRect(ring.adjusted(-grow, -grow, grow, grow).intersected(target));
 }
 
 ClusterMapView::Hit ClusterMapView::hitAt(const QRectF& bounds, const QPointF& pos) const {

@@ -72,6 +72,7 @@ private:
     };
     Geometry geometry(int racksPerRow) const; // pods of rack rows `racksPerRow` wide
     QString componentBoxLabel(int kind) const;
+    void drawZoom(QPainter& painter, const Layout& l, double top, const QFont& font) const;
     const Layout& layoutFor(const QRectF& bounds) const;
     // Cell rectangles (in cells, map origin) of each component, from the geometry.
     QRect podOrigin(int pod) const;
