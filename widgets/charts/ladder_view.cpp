@@ -223,10 +223,11 @@ QRectF LadderView::gaugeTrack(const QRectF& bounds) const {
 }
 
 QRectF LadderView::gaugeFill(const QRectF& bounds) const {
-    if (!showsGauge()) {
-        return {};
-    }
-    const QRectF track = layoutFor(bounds).track;
+    return showsGauge() ? gaugeFillIn(layoutFor(bounds).track) : QRectF();
+}
+
+// The provided share of `track` (paint passes the track it already laid out).
+QRectF LadderView::gaugeFillIn(const QRectF& track) const {
     const double scale = std::max(m_frame.bytesInFlightNeeded, m_frame.bytesInFlightProvided);
     return {track.left(), track.top(), track.width() * m_frame.bytesInFlightProvided / scale,
             track.height()};
@@ -298,7 +299,7 @@ void LadderView::paint(QPainter& painter, const QRectF& bounds) const {
                     QRectF(l.gauge.left(), l.gauge.top(), l.gauge.width(), l.gaugeLabel.height()),
                     l.gaugeLabel, m_theme.foreground);
         const QRectF track = l.track;
-        const QRectF fill = gaugeFill(bounds);
+        const QRectF fill = gaugeFillIn(track);
         const bool enough = m_frame.bytesInFlightProvided >= m_frame.bytesInFlightNeeded;
         const double r = track.height() / 2.0;
         painter.setPen(Qt::NoPen);

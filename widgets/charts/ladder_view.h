@@ -71,6 +71,7 @@ private:
     Layout layoutAt(const QRectF& bounds, double em, double text, std::size_t levels) const;
     // Each level's source with shared clauses replaced by [k], and the notes they refer to.
     std::pair<std::vector<QString>, QString> sharedSources() const;
+    QRectF gaugeFillIn(const QRectF& track) const;
     std::array<double, 4> columnLefts(const QRectF& rung, double em) const;
     double columnWidth(const QRectF& rung, double em, int c) const;
     Layout layoutFor(const QRectF& bounds) const;

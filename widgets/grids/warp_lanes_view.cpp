@@ -130,7 +130,12 @@ QRectF WarpLanesView::laneRect(const QRectF& bounds, int lane) const {
 }
 
 QRectF WarpLanesView::programLineRect(const QRectF& bounds, int line) const {
-    const Layout l = layoutFor(bounds);
+    return programLineRectIn(layoutFor(bounds), line);
+}
+
+// Paint passes the layout it already made: laying the listing out again per line would wrap
+// every line of code once for each line drawn.
+QRectF WarpLanesView::programLineRectIn(const Layout& l, int line) const {
     const int shown = line - l.firstLine;
     if (line < 0 || line >= static_cast<int>(m_frame.program.size()) || shown < 0 ||
         shown >= l.visibleLines) {
@@ -226,7 +231,7 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
     const double gutter = em * 2.4;
     const int lines = static_cast<int>(m_frame.program.size());
     for (int line = l.firstLine; line < lines && line < l.firstLine + l.visibleLines; ++line) {
-        const QRectF r = programLineRect(bounds, line);
+        const QRectF r = programLineRectIn(l, line);
         const bool issued = line == m_frame.pc;
         if (issued) {
             QColor tint = m_theme.accent;

@@ -61,6 +61,7 @@ private:
         std::vector<double> lineTops;  // per visible line, from firstLine
     };
     Layout layoutFor(const QRectF& bounds) const;
+    QRectF programLineRectIn(const Layout& l, int line) const;
 };
 
 } // namespace wb
