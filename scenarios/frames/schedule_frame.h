@@ -52,7 +52,8 @@ struct ScheduleRow {
 struct ScheduleFrame {
     std::string title;
     std::vector<ScheduleRow> rows;
-    double endS = 0.0;     // the time axis runs 0…endS
+    double startS = 0.0;   // the time axis runs startS…endS: later than 0 when nothing
+    double endS = 0.0;     // happens before (the axis shows the part that has bars)
     double cursorS = -1.0; // playback position; < 0 draws the whole step with no cursor
     std::string caption;   // one line under the title: the numbers the step is about
     // Legend names for bars with a category (a Gantt that is not a training step: "run",

@@ -90,6 +90,33 @@ FactsFrame billFacts(const Trace& trace) {
     return f;
 }
 
+// The bill as bars: each kernel's effective bandwidth on one axis, so the gap to the copy is a
+// length. Titled with the slowest and the padded kernel's share of the copy, as computed.
+BarChartFrame billChart(const Trace& trace) {
+    BarChartFrame f;
+    f.horizontal = true;
+    f.axisTitle = "effective bandwidth (GB/s, 2 n² × element bytes ÷ time)";
+    f.series = {"effective bandwidth"};
+    const std::vector<TransposeTiming> timings = transposeTimings(trace);
+    const TransposeTiming* slowest = nullptr;
+    for (const TransposeTiming& t : timings) {
+        if (t.variant == "padded")
+            f.emphasis = static_cast<int>(f.categories.size());
+        if (slowest == nullptr || t.gbs < slowest->gbs)
+            slowest = &t;
+        f.categories.push_back({t.variant + (t.referenceOk ? "" : " (wrong result)"),
+                                {{t.gbs, 0,
+                                  t.variant + ": " + formatSignificant(t.gbs, 4) + " GB/s, " +
+                                      formatSignificant(t.pctOfCopy, 3) + " % of the copy"}},
+                                ""});
+    }
+    f.title = "Effective bandwidth per kernel · " + describeProvenance(trace.provenance);
+    if (slowest != nullptr)
+        f.caption = "slowest: " + slowest->variant + " at " +
+                    formatSignificant(slowest->pctOfCopy, 3) + " % of the copy";
+    return f;
+}
+
 // Cycles through one variant's memory instructions as t goes from 0 to 1.
 Frames variantAt(const Kernels& k, TransposeVariant v, double t) {
     const auto& list = k.frames[static_cast<size_t>(v)];
@@ -254,7 +281,8 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
          "Effective bandwidth of each kernel and its share of the copy, next to the DRAM "
          "bytes, sectors per request and bank conflicts that explain it.",
          3.0, [kernels, timing](double) {
-             return Frames{{billFacts(*timing), summaryFacts(*kernels, TransposeVariant::Padded)}};
+             return Frames{{billChart(*timing), billFacts(*timing),
+                            summaryFacts(*kernels, TransposeVariant::Padded)}};
          }});
     story.steps.push_back(
         {"Your own access pattern",

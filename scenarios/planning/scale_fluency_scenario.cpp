@@ -100,36 +100,14 @@ Topic topicOf(const std::string& text) {
     return Topic::Memory;
 }
 
-// Greedy word wrap: a facts row shows one line of text, and a finding is a paragraph.
-std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
-    std::vector<std::string> lines;
-    std::string line;
-    std::size_t at = 0;
-    while (at < text.size()) {
-        const std::size_t space = text.find(' ', at);
-        const std::string word =
-            text.substr(at, space == std::string::npos ? std::string::npos : space - at);
-        if (!line.empty() && line.size() + 1 + word.size() > width) {
-            lines.push_back(line);
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        at = space == std::string::npos ? text.size() : space + 1;
-    }
-    if (!line.empty())
-        lines.push_back(line);
-    return lines;
-}
-
-// "physically impossible: 6·N·D = ..." → a header row {"physically impossible", topic} and
-// the explanation wrapped into rows of its own, so no number is elided.
+// "physically impossible: 6·N·D = ..." → one row: the finding as its label (the facts panel
+// wraps it, whole), its topic as the value, and its kind ("issue", "probe") under it.
 void addParagraph(std::vector<FactRow>& rows, const std::string& text, const std::string& topic,
                   bool emphasis, const char* fallbackKind) {
     const auto colon = text.find(": ");
     const bool kinded = colon != std::string::npos && colon < 40;
-    rows.push_back({kinded ? text.substr(0, colon) : fallbackKind, topic, "", emphasis});
-    for (const std::string& line : wrapped(kinded ? text.substr(colon + 2) : text, 58))
-        rows.push_back({line, "", ""});
+    rows.push_back({kinded ? text.substr(colon + 2) : text, topic,
+                    kinded ? text.substr(0, colon) : fallbackKind, emphasis});
 }
 
 struct Checked {
@@ -352,9 +330,56 @@ Frames verdict(const Checked& c) {
     const char* names[4] = {"compute", "memory", "checkpoint", "failures"};
     for (const std::string& issue : v.issues)
         addParagraph(f.rows, issue, names[static_cast<int>(topicOf(issue))], true, "issue");
-    if (v.consistent)
-        f.rows.push_back(
-            {"all checks", "consistent", "6ND, MFU, memory, checkpoint and failures agree", true});
+    // Every check with the number it rests on, whether it passed or not.
+    const auto passed = [&](Topic topic) {
+        for (const std::string& issue : v.issues)
+            if (topicOf(issue) == topic)
+                return std::string("fails: see the issue above");
+        return std::string("agrees");
+    };
+    f.rows.push_back({"compute: implied MFU", formatShare(v.impliedMfu),
+                      passed(Topic::Compute) + " · 6ND ÷ (GPUs × peak × days); best published " +
+                          formatShare(kBestPublishedMfu) + " (Korthikanti et al. Table 5)"});
+    f.rows.push_back({"memory: model states per GPU", formatBytes(v.modelStateBytesPerGpu),
+                      passed(Topic::Memory) + " · 16 bytes × N over " +
+                          std::to_string(c.claims.gpus) + " GPUs (ZeRO §3.1) against " +
+                          formatBytes(c.gpu.hbmBytes) + " of HBM"});
+    f.rows.push_back({"checkpoint: write bandwidth",
+                      v.checkpointBandwidth > 0 ? formatSi(v.checkpointBandwidth, "B/s")
+                                                : std::string("not claimed"),
+                      passed(Topic::Checkpoint) +
+                          " · bytes ÷ seconds claimed; Llama 3's storage sustains 2 TB/s "
+                          "(Llama 3 paper §3.3.1)"});
+    f.rows.push_back({"failures: expected at Llama 3's rate",
+                      formatSignificant(v.expectedFailures, 3),
+                      passed(Topic::Failures) + " · 419 interruptions in 54 days on 16,384 GPUs "
+                                                "(Llama 3 paper §3.3.4), × GPUs × days"});
+    // The checks as one picture: each claim as a share of the limit it is checked against.
+    BarChartFrame b;
+    b.title = "Each claim against its limit";
+    b.unit = BarValueUnit::Percent;
+    b.horizontal = true;
+    b.series = {"share of the limit"};
+    b.axisTitle = "claim ÷ limit (past 100 %: implausible or impossible)";
+    b.references = {{1.0, "the limit"}};
+    const auto bar = [&](const std::string& label, double share, const std::string& tip) {
+        b.categories.push_back({label, {{share, 0, tip}}, tip});
+    };
+    bar("implied MFU ÷ best published", v.impliedMfu / kBestPublishedMfu,
+        formatShare(v.impliedMfu) + " of peak ÷ " + formatShare(kBestPublishedMfu) +
+            " (Korthikanti et al. Table 5)");
+    bar("model states per GPU ÷ HBM", v.modelStateBytesPerGpu / c.gpu.hbmBytes,
+        formatBytes(v.modelStateBytesPerGpu) + " ÷ " + formatBytes(c.gpu.hbmBytes));
+    if (v.checkpointBandwidth > 0)
+        bar("checkpoint write ÷ storage peak", v.checkpointBandwidth / kStoragePeakBytesPerS,
+            formatSi(v.checkpointBandwidth, "B/s") + " ÷ 7 TB/s (Llama 3 paper §3.3.1)");
+    std::size_t closest = 0;
+    for (std::size_t i = 1; i < b.categories.size(); ++i)
+        if (b.categories[i].segments[0].value > b.categories[closest].segments[0].value)
+            closest = i;
+    b.emphasis = static_cast<int>(closest);
+    b.caption = "closest to its limit: " + b.categories[closest].label + " at " +
+                formatShare(b.categories[closest].segments[0].value);
     FactsFrame probes;
     probes.title = "What an interviewer would probe next";
     for (const std::string& p : v.probes)
@@ -363,7 +388,7 @@ Frames verdict(const Checked& c) {
                  "the recipe: global batch, sequence length, TP × PP × DP, recompute: does "
                  "the memory budget of each GPU add up?",
                  "always", false, "probe");
-    return Frames{{f, probes}};
+    return Frames{{b, f, probes}};
 }
 
 } // namespace

@@ -377,6 +377,13 @@ ScheduleFrame lostWorkGantt(const Simulation& s, const ScheduleResult& r) {
     f.title = "Preempted jobs (up to " + std::to_string(kLostRows) +
               " losing most): work kept, then work lost";
     f.endS = r.horizonH * kHourS;
+    // The axis starts at the hour before the first shown job starts: the hours before it have
+    // nothing on these rows.
+    double first = f.endS;
+    for (const ScheduleRow& row : f.rows)
+        for (const ScheduleBar& b : row.bars)
+            first = std::min(first, b.startS);
+    f.startS = first < f.endS ? std::floor(first / kHourS) * kHourS : 0.0;
     f.categories = {"running (kept at a checkpoint or finished)", "lost since the last checkpoint"};
     f.axisUnit = "h";
     f.axisUnitS = kHourS;

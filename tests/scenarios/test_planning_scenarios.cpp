@@ -170,6 +170,17 @@ private slots:
         const auto failures = first<BarChartFrame>(l.steps[4].frames(1.0));
         QVERIFY(std::abs(failures->categories[0].segments[0].value - 419) < 1e-6);
         QCOMPARE(failures->categories[1].segments[0].value, 419.0);
+        // The verdict charts each claim against its limit: Megatron's implied MFU over the best
+        // published 56.3 % is the closest, under 100 %; 16 bytes × 175e9 over 1,024 GPUs is
+        // 2.73 GB of 80 GB.
+        const auto limits = first<BarChartFrame>(s.steps.back().frames(1.0));
+        QVERIFY(limits);
+        QCOMPARE(limits->emphasis, 0);
+        QVERIFY(std::abs(limits->categories[0].segments[0].value - implied / 0.563) < 1e-3);
+        QVERIFY(std::abs(limits->categories[1].segments[0].value - 16 * 175e9 / 1024 / 80e9) <
+                1e-4);
+        QVERIFY(limits->caption.find(limits->categories[0].label) != std::string::npos);
+        QVERIFY(anyRow(facts(s, s.steps.size() - 1), "compute: implied MFU"));
     }
 
     void editedClaimsAreRechecked() {

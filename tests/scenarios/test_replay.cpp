@@ -186,6 +186,14 @@ private slots:
         QVERIFY(bill.rows[3].value.rfind("2641 GB/s", 0) == 0);
         const auto timings = transposeTimings(t);
         QCOMPARE(timings[1].gbs, 611.5);
+        // The bars are the same recorded numbers, the slowest named in the caption.
+        const auto chart = first<BarChartFrame>(s.steps[stepIndex(s, "The bill")].frames(0.5));
+        QVERIFY(chart);
+        QCOMPARE(chart->categories.size(), timings.size());
+        for (std::size_t i = 0; i < timings.size(); ++i)
+            QCOMPARE(chart->categories[i].segments[0].value, timings[i].gbs);
+        QVERIFY(chart->caption.find("naive at 21.3 %") != std::string::npos);
+        QVERIFY(chart->title.find("measured on NVIDIA H100") != std::string::npos);
 
         recordingSet().setLiveRecording(saveAndLoad(t));
         compareStories(s, build("coalescing-transpose", {{"n", "8192"}}));

@@ -209,6 +209,12 @@ private slots:
                     QVERIFY(b.endS - b.startS <= 2.0 * 1.25 * 1.1 * 3600.0 + 1e-6);
                 }
         QVERIFY(lostBars > 0);
+        // The axis starts on the hour before the first bar, not at 0 with half of it empty.
+        double firstBar = g.endS;
+        for (const ScheduleRow& r : g.rows)
+            for (const ScheduleBar& b : r.bars)
+                firstBar = std::min(firstBar, b.startS);
+        QVERIFY(g.startS <= firstBar && firstBar - g.startS < 3600.0);
         const double worst =
             std::stod(row(*first<FactsFrame>(f), "largest loss ÷ its contract").value);
         QVERIFY(worst > 0.0 && worst <= 1.0);

@@ -136,6 +136,49 @@ private slots:
         QCOMPARE(three[2].size(), three[0].size());
     }
 
+    void naturalHeightsShapeTheColumn() {
+        const QRect area(0, 0, 1280, 720);
+        // A chart that fills beside a short table: the table gets its height, the chart the rest.
+        const NaturalHeight shortTable = [](int index, int) { return index == 2 ? 150 : 0; };
+        const std::vector<QRect> r = stageLayout(area, 3, Arrangement::Lead, shortTable);
+        QCOMPARE(r[2].left(), r[1].left());
+        QVERIFY(r[1].height() > r[2].height()); // not an equal split
+        QVERIFY(r[2].height() >= 150);
+        // Without natural heights the column is split evenly, as before.
+        const std::vector<QRect> even = stageLayout(area, 3);
+        QVERIFY(std::abs(even[1].height() - even[2].height()) <= 1);
+        // Tables too tall together still get at least an equal share for the chart.
+        const NaturalHeight tall = [](int index, int) { return index == 2 ? 5000 : 0; };
+        const std::vector<QRect> squeezed = stageLayout(area, 3, Arrangement::Lead, tall);
+        QVERIFY(squeezed[1].height() >= even[1].height() - 1);
+    }
+
+    void aShortLeadGoesAcrossTheTop() {
+        const QRect area(0, 0, 1280, 720);
+        // A two-row timeline (short at any width) beside a table: side by side leaves most of
+        // the left empty, so the timeline goes across the top and the table below.
+        const NaturalHeight rows = [](int index, int) { return index == 0 ? 240 : 200; };
+        const std::vector<QRect> r = stageLayout(area, 2, Arrangement::Lead, rows);
+        QVERIFY(r[0].width() > 1200);
+        QCOMPARE(r[0].height(), 240);
+        QVERIFY(r[1].top() > r[0].bottom());
+        QVERIFY(stageWaste(r, rows) < stageWaste(stageLayout(area, 2), rows));
+        // A lead that fills (a ring, a chart) keeps its place on the left whatever the rest.
+        const NaturalHeight ring = [](int index, int) { return index == 0 ? 0 : 120; };
+        const std::vector<QRect> kept = stageLayout(area, 2, Arrangement::Lead, ring);
+        QVERIFY(kept[1].left() > kept[0].right());
+        // A lead taller than the stage (16 ranks) beside a short table: the table goes under it.
+        const NaturalHeight ranks = [](int index, int) { return index == 0 ? 1300 : 110; };
+        const std::vector<QRect> under = stageLayout(area, 2, Arrangement::Lead, ranks);
+        QVERIFY(under[1].top() > under[0].bottom());
+        QVERIFY(under[1].height() >= 110);
+        QVERIFY(under[0].height() > 720 / 2);
+        // Waste is the empty part of the cells: a cell exactly as tall as its item wastes none.
+        const NaturalHeight exact = [](int, int) { return 100; };
+        QCOMPARE(stageWaste({QRect(0, 0, 10, 100)}, exact), 0.0);
+        QCOMPARE(stageWaste({QRect(0, 0, 10, 400)}, exact), 0.75);
+    }
+
     void oneViewPerItemReusedByKind() {
         FrameStage stage;
         stage.resize(1280, 720);
@@ -173,9 +216,14 @@ private slots:
         saveForHumans(image, QStringLiteral("stage_1080p_dark"));
         QCOMPARE(image.size(), QSize(1920, 1080));
         const QColor background = Theme::dark().background;
-        const std::vector<QRect> regions = stageLayout(stage.rect(), 3);
+        // Regions as the stage laid them out (by the views' natural heights).
+        std::vector<QRect> regions;
+        for (int i = 0; i < stage.viewCount(); ++i)
+            regions.push_back(stage.view(i)->geometry());
         for (std::size_t i = 0; i < regions.size(); ++i) {
-            QCOMPARE(stage.view(static_cast<int>(i))->geometry(), regions[i]);
+            QVERIFY(stage.rect().contains(regions[i]));
+            for (std::size_t j = i + 1; j < regions.size(); ++j)
+                QVERIFY(!regions[i].intersects(regions[j]));
             const int ink = countNotNear(image, regions[i], background, 12);
             QVERIFY2(ink > regions[i].width() * regions[i].height() / 200,
                      qPrintable(QStringLiteral("region %1 nearly empty: %2").arg(i).arg(ink)));

@@ -3,7 +3,6 @@
 #include "charts/tick_step.h"
 #include "drawing/hover_tip.h"
 #include "engine/number_format.h"
-#include "text/view_text.h"
 
 #include <QFontMetricsF>
 #include <algorithm>
@@ -92,10 +91,16 @@ BarChartView::Layout BarChartView::layoutFor(const QRectF& bounds) const {
         for (const BarCategory& c : m_frame.categories)
             labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(c.label)));
         labelW = std::min(labelW + l.em, inner.width() * 0.35);
-        const double axisH = l.em * 2.6; // tick labels and the axis title
+        // Tick labels, then the axis title wrapped to the plot's width.
+        const double plotW = inner.width() - labelW - l.em * 2.5;
+        l.titleBelow = wrapText(m_theme.fontAtPixels(l.em * 0.8),
+                                QString::fromStdString(m_frame.axisTitle), plotW);
+        const double axisH = l.em * 1.6 + (l.titleBelow.empty() ? 0.0 : l.titleBelow.height());
         // The right margin keeps the last tick label inside the view.
-        l.plot = QRectF(inner.left() + labelW, top, inner.width() - labelW - l.em * 2.5,
-                        std::max(0.0, inner.bottom() - top - axisH));
+        l.plot =
+            QRectF(inner.left() + labelW, top, plotW, std::max(0.0, inner.bottom() - top - axisH));
+        l.titleBelowBox =
+            QRectF(l.plot.left(), l.plot.bottom() + l.em * 1.4, plotW, l.titleBelow.height());
         l.labels = QRectF(inner.left(), top, labelW, l.plot.height());
         l.lane = l.plot.height() / n;
     } else {
@@ -278,9 +283,7 @@ void BarChartView::drawValueAxis(QPainter& painter, const Layout& l) const {
         const QString text = QString::fromStdString(m_frame.axisTitle);
         painter.setPen(m_theme.muted);
         if (horiz) {
-            painter.drawText(
-                QRectF(l.plot.left(), l.plot.bottom() + em * 1.4, l.plot.width(), em * 1.2),
-                Qt::AlignHCenter | Qt::AlignTop, elided(axisFont, text, l.plot.width()));
+            drawWrapped(painter, l.titleBelowBox, l.titleBelow, m_theme.muted, Qt::AlignHCenter);
         } else if (!l.titleAbove.empty()) {
             drawWrapped(painter, l.titleAboveBox, l.titleAbove, m_theme.muted);
         } else {
@@ -329,8 +332,10 @@ QRectF BarChartView::categoryLabelBox(const Layout& l, int c, const QFont& font)
     const QRectF lane = laneRect(l, c);
     const QFontMetricsF fm(font);
     if (m_frame.horizontal) {
-        const double h = std::max(l.lane, fm.height());
-        return {l.labels.left(), lane.center().y() - h / 2, l.labels.width() - em * 0.5, h};
+        // As tall as the label wrapped to the column, centred on its bar.
+        const double w = l.labels.width() - em * 0.5;
+        const double h = wrappedHeight(font, label, w);
+        return {l.labels.left(), lane.center().y() - h / 2, w, h};
     }
     double widest = 0;
     for (const QString& word : label.split(QLatin1Char(' '), Qt::SkipEmptyParts))
@@ -412,12 +417,8 @@ void BarChartView::drawCategoryLabel(QPainter& painter, const QRectF& box, int c
     const QString label =
         QString::fromStdString(m_frame.categories[static_cast<std::size_t>(c)].label);
     if (m_frame.horizontal) {
-        // Long labels wrap within the lane; a one-line lane elides instead.
-        const bool roomy = box.height() >= QFontMetricsF(lf).height() * 2.2;
-        painter.drawText(box,
-                         static_cast<int>(Qt::AlignRight | Qt::AlignVCenter) |
-                             (roomy ? static_cast<int>(Qt::TextWordWrap) : 0),
-                         roomy ? label : elided(lf, label, box.width()));
+        // Wrapped to the label column, whole; drawBars skips a label that would meet the last.
+        drawWrappedText(painter, box, lf, m_theme.foreground, label, Qt::AlignRight | Qt::AlignTop);
     } else {
         painter.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, label);
     }

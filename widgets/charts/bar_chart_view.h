@@ -53,6 +53,9 @@ private:
         // instead of along the axis.
         WrappedText titleAbove;
         QRectF titleAboveBox;
+        // Horizontal bars: the value-axis title under the tick labels, wrapped to the plot.
+        WrappedText titleBelow;
+        QRectF titleBelowBox;
     };
     std::vector<LegendEntry> legendEntries() const;
     Layout layoutFor(const QRectF& bounds) const;

@@ -96,6 +96,7 @@ void FrameStage::setTheme(const Theme& theme) {
         view->setTheme(m_theme);
         view->setTypeScale(m_type);
     }
+    relayout(); // natural heights follow the type
     update();
 }
 
@@ -105,6 +106,7 @@ void FrameStage::setTypeScale(const TypeScale& scale) {
     m_type = scale;
     for (StyledView* view : m_styled)
         view->setTypeScale(m_type);
+    relayout();
 }
 
 QWidget* FrameStage::view(int index) const {
@@ -115,8 +117,11 @@ QWidget* FrameStage::view(int index) const {
 }
 
 void FrameStage::relayout() {
+    const NaturalHeight natural = [this](int index, int width) {
+        return m_styled[static_cast<std::size_t>(index)]->naturalHeight(width);
+    };
     const std::vector<QRect> areas =
-        stageLayout(rect(), static_cast<int>(m_views.size()), m_frames.arrangement);
+        stageLayout(rect(), static_cast<int>(m_views.size()), m_frames.arrangement, natural);
     for (std::size_t i = 0; i < m_views.size() && i < areas.size(); ++i) {
         m_views[i]->setGeometry(areas[i]);
     }

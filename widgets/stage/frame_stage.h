@@ -1,5 +1,5 @@
 #pragma once
-// Shows one step's frames side by side: the first item large, the rest beside it. Keeps one
+// Shows one step's frames as stageLayout arranges them, by each view's natural height. Keeps one
 // child view per item and reuses it while the item's kind stays the same, so playback only
 // updates data and never rebuilds widgets.
 #include "drawing/styled_view.h"

@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QToolTip>
 #include <algorithm>
+#include <cmath>
 
 namespace wb {
 
@@ -87,6 +88,12 @@ FactsView::Layout FactsView::layoutFor(const QRectF& bounds) const {
     l.moreBox = QRectF(bounds.left() + l.pad, top + l.px * 0.3, width, l.more.height());
     l.bottom = l.moreBox.bottom() + l.pad;
     return l;
+}
+
+int FactsView::naturalHeight(int width) const {
+    // Every row at the body size: as tall as the table gets.
+    const QRectF unbounded(0.0, 0.0, width, 1.0e6);
+    return static_cast<int>(std::ceil(layoutFor(unbounded).bottom));
 }
 
 std::vector<QRectF> FactsView::rowRects(const QRectF& bounds) const {

@@ -25,6 +25,7 @@ public:
     int rowAt(const QPointF& pos) const;
 
     QSize sizeHint() const override { return {420, 320}; }
+    int naturalHeight(int width) const override;
 
 protected:
     bool event(QEvent* event) override;

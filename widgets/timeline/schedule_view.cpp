@@ -14,6 +14,8 @@ namespace wb {
 
 namespace {
 
+constexpr EmFit kScheduleFit{30.0, 16.0, 1.0}; // the ems a schedule needs at the body size
+
 // Compute warm, communication cool: a reader separates the two at a glance, and the
 // collectives differ from each other by hue.
 constexpr std::array<QRgb, kScheduleKinds> kKindColours = {
@@ -80,9 +82,15 @@ std::vector<LegendEntry> ScheduleView::legendEntries() const {
     return out;
 }
 
+int ScheduleView::naturalHeight(int width) const {
+    const Layout l = layoutFor(QRectF(0.0, 0.0, width, 1.0e6));
+    const double content = l.legend.bottom() + l.em * 0.8;
+    return static_cast<int>(std::ceil(std::max(content, kScheduleFit.heightEms * l.em)));
+}
+
 ScheduleView::Layout ScheduleView::layoutFor(const QRectF& bounds) const {
     Layout l;
-    l.header = layoutHeader(bounds, {30.0, 16.0, 1.0}, m_frame.title, m_frame.caption);
+    l.header = layoutHeader(bounds, kScheduleFit, m_frame.title, m_frame.caption);
     l.em = l.header.em;
     const QRectF inner = l.header.inner;
     l.legendLayout = layoutLegend(legendEntries(), font(l.em * 0.85), inner.width());
@@ -105,8 +113,9 @@ ScheduleView::Layout ScheduleView::layoutFor(const QRectF& bounds) const {
 }
 
 double ScheduleView::xOf(const Layout& l, double s) const {
-    const double end = m_frame.endS > 0 ? m_frame.endS : 1.0;
-    return l.plot.left() + std::clamp(s / end, 0.0, 1.0) * l.plot.width();
+    const double span = m_frame.endS - m_frame.startS;
+    const double at = span > 0 ? (s - m_frame.startS) / span : s;
+    return l.plot.left() + std::clamp(at, 0.0, 1.0) * l.plot.width();
 }
 
 QRectF ScheduleView::plotRect(const QRectF& bounds) const {
@@ -257,7 +266,7 @@ void ScheduleView::drawBubbles(QPainter& painter, const Layout& l, const Schedul
     // thread pool, so a fill per gap (thousands of kernels) cost more in thread
     // hand-offs than in pixels.
     QPainterPath gaps;
-    double t = 0;
+    double t = m_frame.startS;
     auto hatchGap = [&](double a, double b) {
         if (b <= a)
             return;
@@ -361,16 +370,18 @@ void ScheduleView::drawTimeAxis(QPainter& painter, const Layout& l) const {
     painter.setPen(QPen(m_theme.grid, m_theme.lineWidth(1.0)));
     painter.drawLine(QPointF(l.plot.left(), l.plot.bottom()),
                      QPointF(l.plot.right(), l.plot.bottom()));
-    if (m_frame.endS > 0) {
+    if (m_frame.endS > m_frame.startS) {
         const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
         painter.setFont(axisFont);
         const QFontMetricsF axisMetrics(axisFont);
         // Ticks in the frame's unit (seconds by default, hours or days for long timelines).
         const bool seconds = m_frame.axisUnit == "s" || m_frame.axisUnitS <= 0;
         const double unitS = seconds ? 1.0 : m_frame.axisUnitS;
-        const double step = niceTickStep(m_frame.endS / unitS,
+        const double step = niceTickStep((m_frame.endS - m_frame.startS) / unitS,
                                          std::max(2, static_cast<int>(l.plot.width() / (em * 7))));
-        for (double u = 0; u <= m_frame.endS / unitS * (1 + 1e-9); u += step) {
+        // The first tick on the step's grid at or after the axis start.
+        const double first = std::ceil(m_frame.startS / unitS / step - 1e-9) * step;
+        for (double u = first; u <= m_frame.endS / unitS * (1 + 1e-9); u += step) {
             const double v = u * unitS;
             const double x = xOf(l, v);
             painter.setPen(QPen(m_theme.grid, 1.0));

@@ -33,6 +33,8 @@ public:
     QString barText(int row, int bar) const;
 
     QSize sizeHint() const override { return {900, 420}; }
+    // Every row at its tallest (5 em), with header, axis and legend.
+    int naturalHeight(int width) const override;
     QSize minimumSizeHint() const override { return {320, 200}; }
 
 protected:

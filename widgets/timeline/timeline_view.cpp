@@ -21,11 +21,12 @@ namespace wb {
 
 namespace {
 
-constexpr double kWheelStep = 1.25; // zoom per wheel notch
-constexpr double kKeyZoom = 1.5;    // zoom per W/S key
-constexpr double kKeyPan = 0.2;     // fraction of the width per A/D key
-constexpr double kDragSlop = 3.0;   // pixels before a press becomes a drag
-constexpr int kStatsNames = 5;      // names listed in the statistics panel
+constexpr double kWheelStep = 1.25;             // zoom per wheel notch
+constexpr double kKeyZoom = 1.5;                // zoom per W/S key
+constexpr double kKeyPan = 0.2;                 // fraction of the width per A/D key
+constexpr double kDragSlop = 3.0;               // pixels before a press becomes a drag
+constexpr EmFit kTimelineFit{30.0, 16.0, 0.82}; // the ems a timeline needs, its unit 0.82 of body
+constexpr int kStatsNames = 5;                  // names listed in the statistics panel
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
@@ -162,7 +163,7 @@ void TimelineView::setCpuExpanded(int lane, bool expanded) {
 
 TimelineView::Layout TimelineView::layoutFor(const QRectF& bounds) const {
     Layout l;
-    l.em = layoutEm(bounds, {30.0, 16.0, 0.82});
+    l.em = layoutEm(bounds, kTimelineFit);
     const double pad = l.em * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
     double y = inner.top();
@@ -241,6 +242,13 @@ TimelineView::Layout TimelineView::layoutFor(const QRectF& bounds) const {
         }
     }
     return l;
+}
+
+int TimelineView::naturalHeight(int width) const {
+    const QRectF unbounded(0.0, 0.0, width, 1.0e6);
+    const Layout l = layoutFor(unbounded);
+    const double content = l.plot.top() + l.contentH + l.em * 0.8;
+    return static_cast<int>(std::ceil(std::max(content, kTimelineFit.heightEms * l.em)));
 }
 
 TimelineAxis TimelineView::axisFor(const Layout& layout) const {

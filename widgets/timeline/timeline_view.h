@@ -26,6 +26,9 @@ class TimelineView : public FrameView<TimelineFrame> {
 public:
     explicit TimelineView(QWidget* parent = nullptr);
     void paint(QPainter& painter, const QRectF& bounds) const override;
+    // Every row at its tallest (rows never grow past that), or the height the view needs for
+    // its type, whichever is more.
+    int naturalHeight(int width) const override;
 
     // One drawable row: a track of one lane's store.
     struct Row {
