@@ -111,6 +111,26 @@ private slots:
         QCOMPARE(countNear(render(view), between, view.referenceColor(), 30), 0);
     }
 
+    void referenceLineSparesTheTotals() {
+        // Bar A's total (40) printed right where a reference at 42 runs: the line passes
+        // behind the text, not through it, and is still drawn beside it.
+        BarChartView view;
+        BarChartFrame f = sample();
+        f.references = {{42, "HBM 42"}};
+        view.setFrame(f);
+        const QImage image = render(view);
+        saveForHumans(image, "bar_chart_reference_behind_total");
+        const QRectF a = view.barRect(kBounds, 0);
+        const double y = view.valuePos(kBounds, 42);
+        // The total sits just above the bar's end (the top of its last segment).
+        const double totalY = view.segmentRect(kBounds, 0, 1).top() - 6;
+        QVERIFY(std::abs(totalY - y) < 8);
+        const QRect overText(static_cast<int>(a.center().x()) - 6, static_cast<int>(y) - 1, 12, 3);
+        QCOMPARE(countNear(image, overText, view.referenceColor(), 30), 0);
+        const QRect beside(static_cast<int>(a.right()) + 10, static_cast<int>(y) - 2, 30, 5);
+        QVERIFY(countNear(image, beside, view.referenceColor(), 30) > 5);
+    }
+
     void denseBarsLabelEveryNthAtFullSize() {
         // 64 narrow bars: labels would overlap, so every stride-th is drawn at the view's
         // label size and each bar's tip names it.

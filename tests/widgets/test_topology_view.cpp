@@ -147,6 +147,12 @@ private slots:
         const QRectF scale = layout.scaleRect();
         QVERIFY(countNear(image, scale.toRect(), TopologyView::utilColor(theme, 1.0), 10) > 10);
         QVERIFY(countNear(image, scale.toRect(), TopologyView::utilColor(theme, 0.5), 10) > 10);
+        // On the dark theme an idle link still stands out from the background (it was the
+        // outline grey, nearly invisible at one pixel).
+        const Theme dark = Theme::dark();
+        const QColor idle = TopologyView::utilColor(dark, 0.0);
+        QVERIFY(std::abs(qGray(idle.rgb()) - qGray(dark.background.rgb())) >= 60);
+        QVERIFY(qGray(idle.rgb()) < qGray(TopologyView::utilColor(dark, 0.5).rgb()) + 40);
     }
 
     void packetsMoveAndRepeatWithTheirPeriod() {

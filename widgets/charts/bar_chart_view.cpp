@@ -5,6 +5,7 @@
 #include "engine/number_format.h"
 
 #include <QFontMetricsF>
+#include <QRegion>
 #include <algorithm>
 #include <cmath>
 
@@ -378,6 +379,23 @@ void BarChartView::drawSegments(QPainter& painter, const Layout& l, int c,
 }
 
 // The total at the end of category `c`'s bar, and the outline when it is the emphasised one.
+// The tight box of the total drawTotal prints for category `c` (empty when it prints none).
+QRectF BarChartView::totalTextRect(const Layout& l, int c) const {
+    const double em = l.em;
+    const QRectF lane = laneRect(l, c);
+    const double sum = total(m_frame.categories[static_cast<std::size_t>(c)]);
+    if (sum <= 0)
+        return {};
+    const QFontMetricsF fm(m_theme.fontAtPixels(em * 0.75));
+    const double w = fm.horizontalAdvance(valueText(sum)) + 2;
+    const double end = posOf(l, sum);
+    if (m_frame.horizontal)
+        return {end + em * 0.3, lane.center().y() - fm.height() / 2, w, fm.height()};
+    if (w > l.lane)
+        return {};
+    return {lane.center().x() - w / 2, end - em * 0.1 - fm.height(), w, fm.height()};
+}
+
 void BarChartView::drawTotal(QPainter& painter, const Layout& l, int c,
                              const QFont& valueFont) const {
     const double em = l.em;
@@ -461,10 +479,20 @@ void BarChartView::drawReferences(QPainter& painter, const Layout& l) const {
         const QFontMetricsF fm(f);
         const double tw = fm.horizontalAdvance(text) + em * 0.6;
         const double th = std::max(em * 1.2, fm.height());
+        // The line passes behind the printed totals, not through them: their text boxes are
+        // clipped out (the bars themselves stay crossed, the limit must show where a bar
+        // passes it).
+        painter.save();
+        QRegion clip(l.plot.toAlignedRect().adjusted(-2, -2, 2, 2));
+        for (std::size_t i = 1; i < taken.size(); i += 2)
+            clip -= QRegion(totalTextRect(l, static_cast<int>(i / 2)).toAlignedRect());
+        painter.setClipRegion(clip);
         if (horiz)
             painter.drawLine(QPointF(p, l.plot.top()), QPointF(p, l.plot.bottom()));
         else
             painter.drawLine(QPointF(l.plot.left(), p), QPointF(l.plot.right(), p));
+        painter.restore();
+        painter.setFont(f);
         // Along the line from its far end, on either side of it: the first spot clear of
         // bars and of other plates; the far end above the line when none is.
         // Then the same a little farther off the line, joined to it by a leader.

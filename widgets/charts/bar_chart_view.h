@@ -70,6 +70,7 @@ private:
     void drawSegments(QPainter& painter, const Layout& l, int category,
                       const QFont& valueFont) const;
     void drawTotal(QPainter& painter, const Layout& l, int category, const QFont& valueFont) const;
+    QRectF totalTextRect(const Layout& l, int category) const;
     QRectF categoryLabelBox(const Layout& l, int category, const QFont& font) const;
     void drawCategoryLabel(QPainter& painter, const QRectF& box, int category,
                            const QFont& font) const;

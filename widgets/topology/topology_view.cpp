@@ -75,8 +75,11 @@ QColor TopologyView::utilColor(const Theme& theme, double util) {
     const QColor amber = theme.isDark ? QColor(0xff, 0xb0, 0x30) : QColor(0xf0, 0x9a, 0x00);
     const QColor red = theme.isDark ? QColor(0xff, 0x4d, 0x4d) : QColor(0xd6, 0x1e, 0x1e);
     const double u = std::isfinite(util) ? std::clamp(util, 0.0, 1.0) : 0.0;
+    // On the dark background the outline grey of a one-pixel link all but vanishes: idle there
+    // is halfway to the muted text colour, still quieter than any busy link.
+    const QColor idle = theme.isDark ? mixColors(theme.grid, theme.muted, 0.5) : theme.grid;
     if (u < 0.35)
-        return mixColors(theme.grid, green, u / 0.35);
+        return mixColors(idle, green, u / 0.35);
     if (u < 0.7)
         return mixColors(green, amber, (u - 0.35) / 0.35);
     return mixColors(amber, red, (u - 0.7) / 0.3);
