@@ -2,7 +2,6 @@
 
 #include "drawing/hover_tip.h"
 #include "grids/lanes_per_warp.h"
-#include "text/view_text.h"
 
 #include <QFontMetricsF>
 #include <QHelpEvent>

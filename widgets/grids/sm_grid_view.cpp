@@ -1,7 +1,7 @@
 #include "grids/sm_grid_view.h"
 
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
+#include "text/text_layout.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -76,9 +76,16 @@ const SmGridView::Layout& SmGridView::layoutFor(const QRectF& bounds) const {
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
     l.titleFont = m_theme.fontAtPixels(l.em * 1.15, true);
     l.captionFont = m_theme.fontAtPixels(l.em * 1.0, true);
-    const double titleH = m_frame.title.empty() ? 0.0 : l.em * 1.7;
+    // Title and caption wrap, whole. The caption's counts change every frame, so its room is
+    // that of the longest it can get (every block done, the last wave).
+    l.titleText = wrapText(l.titleFont, QString::fromStdString(m_frame.title), inner.width());
+    const double titleH = l.titleText.empty() ? 0.0 : l.titleText.height() + l.em * 0.5;
     l.title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
-    l.caption = QRectF(inner.left(), l.title.bottom(), inner.width(), l.em * 1.6);
+    SmGridFrame longest = m_frame;
+    longest.blocksDone = std::max(m_frame.blocksDone, m_frame.blocksTotal);
+    longest.wave = std::max(m_frame.wave, m_frame.waves);
+    const double captionH = wrappedHeight(l.captionFont, caption(longest), inner.width());
+    l.caption = QRectF(inner.left(), l.title.bottom(), inner.width(), captionH + l.em * 0.5);
     l.grid = QRectF(inner.left(), l.caption.bottom() + l.em * 0.6, inner.width(),
                     std::max(0.0, inner.bottom() - l.caption.bottom() - l.em * 2.2));
 
@@ -133,8 +140,12 @@ const SmGridView::Layout& SmGridView::layoutFor(const QRectF& bounds) const {
     const int maxId = std::max(9, m_frame.blocksTotal - 1);
     // Block numbers only where the floored font fits the chip both ways.
     const QFontMetricsF chipMetrics(l.chipFont);
-    l.chipText = chipMetrics.horizontalAdvance(QString::number(maxId)) + 4.0 <= chipW &&
-                 chipMetrics.height() + 2.0 <= chipH;
+    // Measured against the chip as blockRect draws it (inset on each side), with a margin for
+    // the tile's own rounding.
+    const double side = std::min(chipW, chipH);
+    const double inset = side > 6.0 ? std::max(1.0, side * 0.08) : 0.5;
+    l.chipText = chipMetrics.horizontalAdvance(QString::number(maxId)) + 4.0 <= chipW - 2 * inset &&
+                 chipMetrics.height() + 2.0 <= (chipH - 2 * inset) * 0.9;
     m_layout = l;
     m_layoutValid = true;
     return m_layout;
@@ -205,17 +216,8 @@ void SmGridView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.fillRect(bounds, m_theme.background);
     const Layout& l = layoutFor(bounds);
 
-    if (!m_frame.title.empty()) {
-        painter.setFont(l.titleFont);
-        painter.setPen(m_theme.foreground);
-        painter.drawText(
-            l.title, Qt::AlignLeft | Qt::AlignVCenter,
-            elided(l.titleFont, QString::fromStdString(m_frame.title), l.title.width()));
-    }
-    painter.setFont(l.captionFont);
-    painter.setPen(m_theme.foreground);
-    painter.drawText(l.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                     elided(l.captionFont, caption(m_frame), l.caption.width()));
+    drawWrapped(painter, l.title, l.titleText, m_theme.foreground);
+    drawWrappedText(painter, l.caption, l.captionFont, m_theme.foreground, caption(m_frame));
 
     const int perScheduler = std::max(1, m_frame.maxWarpsPerSm / kParts);
     const QColor barFill = m_theme.muted;
@@ -294,13 +296,23 @@ void SmGridView::paint(QPainter& painter, const QRectF& bounds) const {
                              Qt::AlignLeft | Qt::AlignVCenter, text);
             x += QFontMetricsF(keyFont).horizontalAdvance(text) + l.em;
         }
-        painter.fillRect(QRectF(x, key.center().y() - sw / 2, sw * 0.35, sw), barFill);
-        x += sw * 0.9;
-        painter.setPen(m_theme.muted);
-        painter.drawText(
-            QRectF(x, key.top(), key.right() - x, key.height()), Qt::AlignLeft | Qt::AlignVCenter,
-            elided(keyFont, tr("bars: warps on each of the 4 schedulers (of %1)").arg(perScheduler),
-                   key.right() - x));
+        // The bars' entry whole, on the line of the waves when it fits there, else on a line of
+        // its own below when the view has room for it, else left to the hover tip.
+        const QString bars =
+            tr("bars: warps on each of the 4 schedulers (of %1)").arg(perScheduler);
+        const double barsW = sw * 0.9 + QFontMetricsF(keyFont).horizontalAdvance(bars);
+        QRectF line = key;
+        if (x + barsW > key.right()) {
+            x = key.left();
+            line.translate(0, key.height());
+        }
+        if (line.bottom() <= bounds.bottom() && x + barsW <= key.right()) {
+            painter.fillRect(QRectF(x, line.center().y() - sw / 2, sw * 0.35, sw), barFill);
+            x += sw * 0.9;
+            painter.setPen(m_theme.muted);
+            painter.drawText(QRectF(x, line.top(), line.right() - x, line.height()),
+                             Qt::AlignLeft | Qt::AlignVCenter, bars);
+        }
     }
     painter.restore();
 }

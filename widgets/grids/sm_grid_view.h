@@ -6,6 +6,7 @@
 #include "drawing/frame_view.h"
 #include "drawing/theme.h"
 #include "frames/sm_grid_frame.h"
+#include "text/text_layout.h"
 
 #include <QFont>
 #include <QPainter>
@@ -62,6 +63,7 @@ private:
         int slotRows = 1;
         QFont titleFont;
         QFont captionFont;
+        WrappedText titleText;
         QFont labelFont;
         bool chipText = false; // room for the block id on each chip
         QFont chipFont;

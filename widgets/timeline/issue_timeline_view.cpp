@@ -2,7 +2,6 @@
 
 #include "charts/tick_step.h"
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
 
 #include <QHelpEvent>
 #include <QToolTip>

@@ -3,7 +3,6 @@
 #include "charts/tick_step.h"
 #include "drawing/hover_tip.h"
 #include "engine/number_format.h"
-#include "text/view_text.h"
 
 #include <QFontMetricsF>
 #include <algorithm>

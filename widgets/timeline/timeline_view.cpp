@@ -2,7 +2,6 @@
 
 #include "drawing/hover_tip.h"
 #include "engine/number_format.h"
-#include "text/view_text.h"
 
 #include <QFontMetricsF>
 #include <QKeyEvent>
@@ -289,11 +288,31 @@ QRectF TimelineView::statsRect(const QRectF& bounds) const {
     return m_hasSelection ? statsPanel(layoutFor(bounds)) : QRectF();
 }
 
-QRectF TimelineView::statsPanel(const Layout& l) const {
-    const double lineH = l.em * 1.25;
+TimelineView::StatsBlock TimelineView::statsBlock(const Layout& l, double width) const {
+    StatsBlock b;
+    b.lineH = l.em * 1.25;
+    b.head = m_theme.fontAtPixels(l.em * 0.85, true);
+    b.body = m_theme.fontAtPixels(l.em * 0.8);
+    b.numW = l.em * 4.6;
+    b.nameW = std::max(l.em * 4.0, width - 5.0 * b.numW);
+    // The summary lines and every name wrap, whole; rows grow by the lines their name takes.
+    const QStringList lines = statsLines();
+    for (int i = 0; i < std::min<int>(2, static_cast<int>(lines.size())); ++i)
+        b.lines.push_back(wrapText(i == 0 ? b.head : b.body, lines[i], width));
     const auto names = std::min<std::size_t>(m_stats.names.size(), kStatsNames);
-    const double height = lineH * (3.0 + static_cast<double>(names)) + l.em * 0.8;
+    for (std::size_t i = 0; i < names; ++i)
+        b.names.push_back(wrapText(b.body, qs(m_stats.names[i].name), b.nameW - l.em * 0.4));
+    b.height = b.lineH; // the column headings
+    for (const WrappedText& w : b.lines)
+        b.height += std::max(b.lineH, w.height() + l.em * 0.3);
+    for (const WrappedText& w : b.names)
+        b.height += std::max(b.lineH, w.height() + l.em * 0.3);
+    return b;
+}
+
+QRectF TimelineView::statsPanel(const Layout& l) const {
     const double width = std::min(l.plot.width() - l.em, l.em * 44.0);
+    const double height = statsBlock(l, width - l.em * 1.2).height + l.em * 0.8;
     return {l.plot.right() - width - l.em * 0.5, l.plot.top() + l.em * 0.5, width,
             std::min(height, std::max(0.0, l.plot.height() - l.em))};
 }
@@ -941,8 +960,6 @@ void TimelineView::drawStats(QPainter& painter, const Layout& l, const TimelineA
     (void)a;
     if (!m_hasSelection)
         return;
-    const double lineH = l.em * 1.25;
-    const auto names = std::min<std::size_t>(m_stats.names.size(), kStatsNames);
     const QRectF panel = statsPanel(l);
     painter.save();
     painter.setClipRect(panel);
@@ -951,42 +968,46 @@ void TimelineView::drawStats(QPainter& painter, const Layout& l, const TimelineA
     painter.fillRect(panel, fill);
     painter.setPen(QPen(m_theme.grid, 1.0));
     painter.drawRect(panel.adjusted(0.5, 0.5, -0.5, -0.5));
-    const QStringList lines = statsLines();
-    const QRectF inner = panel.adjusted(l.em * 0.6, l.em * 0.4, -l.em * 0.6, 0);
+    const QRectF inner = panel.adjusted(l.em * 0.6, l.em * 0.4, -l.em * 0.6, -l.em * 0.4);
+    const StatsBlock b = statsBlock(l, inner.width());
     double y = inner.top();
-    const QFont head = m_theme.fontAtPixels(l.em * 0.85, true);
-    const QFont body = m_theme.fontAtPixels(l.em * 0.8);
-    for (int i = 0; i < std::min<int>(2, static_cast<int>(lines.size())); ++i) {
-        painter.setFont(i == 0 ? head : body);
-        painter.setPen(i == 0 ? m_theme.foreground : m_theme.muted);
-        painter.drawText(QRectF(inner.left(), y, inner.width(), lineH),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(i == 0 ? head : body, lines[i], inner.width()));
-        y += lineH;
+    // Whole lines only: what does not fit the panel (a short view) is left out, not cut.
+    const auto fits = [&](double h) { return y + h <= inner.bottom() + 0.5; };
+    for (std::size_t i = 0; i < b.lines.size(); ++i) {
+        const double h = std::max(b.lineH, b.lines[i].height() + l.em * 0.3);
+        if (!fits(h))
+            break;
+        drawWrapped(painter, QRectF(inner.left(), y, inner.width(), h), b.lines[i],
+                    i == 0 ? m_theme.foreground : m_theme.muted, Qt::AlignLeft | Qt::AlignVCenter);
+        y += h;
     }
     // The names as a table: name, count, total, mean, p50, p99.
-    const double numW = l.em * 4.6;
-    const double nameW = std::max(l.em * 4.0, inner.width() - 5.0 * numW);
-    const auto cells = [&](const QStringList& values, const QColor& colour, const QFont& font) {
+    const auto cells = [&](const WrappedText& name, const QStringList& values, const QColor& colour,
+                           const QFont& font) {
+        const double h = std::max(b.lineH, name.height() + l.em * 0.3);
+        if (!fits(h))
+            return false;
+        drawWrapped(painter, QRectF(inner.left(), y, b.nameW - l.em * 0.4, h), name, colour,
+                    Qt::AlignLeft | Qt::AlignVCenter);
         painter.setFont(font);
         painter.setPen(colour);
-        painter.drawText(QRectF(inner.left(), y, nameW - l.em * 0.4, lineH),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         elided(font, values[0], nameW - l.em * 0.4));
-        for (int c = 1; c < values.size(); ++c) {
-            painter.drawText(QRectF(inner.left() + nameW + (c - 1) * numW, y, numW, lineH),
+        for (int c = 0; c < values.size(); ++c)
+            painter.drawText(QRectF(inner.left() + b.nameW + c * b.numW, y, b.numW, b.lineH),
                              Qt::AlignRight | Qt::AlignVCenter, values[c]);
-        }
-        y += lineH;
+        y += h;
+        return true;
     };
-    cells({tr("name"), tr("count"), tr("total"), tr("mean"), tr("p50"), tr("p99")}, m_theme.muted,
-          head);
-    for (std::size_t i = 0; i < names; ++i) {
+    const bool headings =
+        cells(wrapText(b.head, tr("name"), b.nameW),
+              {tr("count"), tr("total"), tr("mean"), tr("p50"), tr("p99")}, m_theme.muted, b.head);
+    for (std::size_t i = 0; headings && i < b.names.size(); ++i) {
         const NameStats& n = m_stats.names[i];
-        cells({qs(n.name), QString::number(n.count), duration(static_cast<double>(n.totalNs)),
-               duration(n.meanNs), duration(static_cast<double>(n.p50Ns)),
-               duration(static_cast<double>(n.p99Ns))},
-              m_theme.foreground, body);
+        if (!cells(b.names[i],
+                   {QString::number(n.count), duration(static_cast<double>(n.totalNs)),
+                    duration(n.meanNs), duration(static_cast<double>(n.p50Ns)),
+                    duration(static_cast<double>(n.p99Ns))},
+                   m_theme.foreground, b.body))
+            break;
     }
     painter.restore();
 }

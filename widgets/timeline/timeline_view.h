@@ -124,6 +124,14 @@ private:
     };
     Layout layoutFor(const QRectF& bounds) const;
     TimelineAxis axisFor(const Layout& layout) const;
+    // The statistics panel's text, wrapped to `width`, and the height it takes.
+    struct StatsBlock {
+        double lineH = 0.0, numW = 0.0, nameW = 0.0, height = 0.0;
+        QFont head, body;
+        std::vector<WrappedText> lines; // the summary lines above the table
+        std::vector<WrappedText> names; // one per listed name
+    };
+    StatsBlock statsBlock(const Layout& layout, double width) const;
     QRectF statsPanel(const Layout& layout) const;
     void rebuildRows();
     void showRows(); // which rows are shown: GPU rows, and CPU rows of expanded lanes

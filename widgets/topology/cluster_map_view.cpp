@@ -1,7 +1,6 @@
 #include "topology/cluster_map_view.h"
 
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
 
 #include <QMouseEvent>
 #include <algorithm>

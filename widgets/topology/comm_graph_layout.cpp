@@ -18,14 +18,18 @@ QPointF bezier(const QPointF& a, const QPointF& c, const QPointF& b, double t) {
 } // namespace
 
 CommGraphLayout CommGraphLayout::compute(const QRectF& bounds, const CommGraphFrame& frame,
-                                         double em) {
+                                         double em, const CommGraphTextHeights& text) {
     CommGraphLayout l;
     l.m_em = std::max(6.0, em);
     const double pad = l.m_em * 0.8;
     const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
-    const double titleH = frame.title.empty() ? 0.0 : l.m_em * 1.8;
+    // The painter's wrapped heights when it gives them, else one line each.
+    const double titleH =
+        frame.title.empty() ? 0.0 : (text.title > 0 ? text.title + l.m_em * 0.6 : l.m_em * 1.8);
     const double legendH = frame.transports.empty() && frame.channels <= 0 ? 0.0 : l.m_em * 1.6;
-    const double captionH = frame.caption.empty() ? 0.0 : l.m_em * 1.6;
+    const double captionH = frame.caption.empty()
+                                ? 0.0
+                                : (text.caption > 0 ? text.caption + l.m_em * 0.5 : l.m_em * 1.6);
     l.m_title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
     l.m_caption = QRectF(inner.left(), inner.bottom() - captionH, inner.width(), captionH);
     l.m_legend = QRectF(inner.left(), l.m_caption.top() - legendH, inner.width(), legendH);

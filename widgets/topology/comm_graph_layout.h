@@ -12,10 +12,21 @@
 
 namespace wb {
 
+// Heights of the title and caption as the painter wraps them (0: one line each).
+struct CommGraphTextHeights {
+    double title = 0.0;
+    double caption = 0.0;
+};
+
 class CommGraphLayout {
 public:
     // `em` is the text size in pixels (the theme's scale already applied).
-    static CommGraphLayout compute(const QRectF& bounds, const CommGraphFrame& frame, double em);
+    static CommGraphLayout compute(const QRectF& bounds, const CommGraphFrame& frame, double em,
+                                   const CommGraphTextHeights& text = {});
+    // The width title and caption wrap to for `bounds` at `em`.
+    static double textWidth(const QRectF& bounds, double em) {
+        return bounds.width() - 2.0 * 0.8 * (em < 6.0 ? 6.0 : em);
+    }
 
     double em() const { return m_em; }
     QRectF titleRect() const { return m_title; }

@@ -1,7 +1,7 @@
 #include "topology/comm_graph_view.h"
 
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
+#include "text/text_layout.h"
 
 #include <QFontMetricsF>
 #include <QPainterPath>
@@ -43,7 +43,19 @@ CommGraphLayout CommGraphView::layoutFor(const QRectF& bounds) const {
     const double em =
         std::clamp(std::min(bounds.width() / 45.0, bounds.height() / 30.0), 8.0, 22.0) *
         m_theme.fontScale;
-    return CommGraphLayout::compute(bounds, m_frame, em);
+    const double w = CommGraphLayout::textWidth(bounds, em);
+    return CommGraphLayout::compute(
+        bounds, m_frame, em,
+        {wrappedHeight(titleFont(em), QString::fromStdString(m_frame.title), w),
+         wrappedHeight(captionFont(em), QString::fromStdString(m_frame.caption), w)});
+}
+
+QFont CommGraphView::titleFont(double em) const {
+    return m_theme.fontAtPixels(em * 1.05, true);
+}
+
+QFont CommGraphView::captionFont(double em) const {
+    return m_theme.fontAtPixels(em * 0.8);
 }
 
 namespace {
@@ -80,8 +92,8 @@ void CommGraphView::paint(QPainter& painter, const QRectF& bounds) const {
     const double em = layout.em();
 
     if (!m_frame.title.empty())
-        drawElidedLine(painter, layout.titleRect(), m_theme.fontAtPixels(em * 1.05, true),
-                       m_theme.foreground, QString::fromStdString(m_frame.title));
+        drawWrappedText(painter, layout.titleRect(), titleFont(em), m_theme.foreground,
+                        QString::fromStdString(m_frame.title));
     if (m_frame.nodes.empty()) {
         painter.setPen(m_theme.muted);
         painter.setFont(m_theme.fontAtPixels(em));
@@ -160,8 +172,8 @@ void CommGraphView::paint(QPainter& painter, const QRectF& bounds) const {
         }
     }
     if (!m_frame.caption.empty())
-        drawElidedLine(painter, layout.captionRect(), m_theme.fontAtPixels(em * 0.8), m_theme.muted,
-                       QString::fromStdString(m_frame.caption));
+        drawWrappedText(painter, layout.captionRect(), captionFont(em), m_theme.muted,
+                        QString::fromStdString(m_frame.caption), Qt::AlignLeft | Qt::AlignBottom);
     painter.restore();
 }
 

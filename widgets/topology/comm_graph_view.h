@@ -20,6 +20,8 @@ public:
 
     // The geometry paint() uses for `bounds`, so tests can find what it drew.
     CommGraphLayout layoutFor(const QRectF& bounds) const;
+    QFont titleFont(double em) const;
+    QFont captionFont(double em) const;
     // The hover text at `pos` in widget coordinates: a node's, else the nearest edge's.
     QString tipAt(const QPointF& pos) const;
     // "24 channels · P2P/direct, tree": the legend's text.

@@ -1,7 +1,7 @@
 #include "topology/node_topology_view.h"
 
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
+#include "text/text_layout.h"
 #include "topology/packet_flow.h"
 #include "topology/topology_view.h"
 
@@ -181,9 +181,13 @@ void NodeTopologyView::paintStill(QPainter& painter, const NodeTopologyLayout& l
         painter.setPen(QPen(m_theme.grid, m_theme.lineWidth(1.0)));
         painter.setBrush(m_theme.surface);
         painter.drawRoundedRect(r, 5, 5);
-        drawElidedLine(
-            painter, QRectF(r.left() + em * 0.4, r.bottom() - em * 1.3, r.width() * 0.3, em * 1.2),
-            hostFont, m_theme.muted, QString::fromStdString(m_frame.hosts[h].label));
+        // Whole parts of the label that fit ("host 0 · node-a12" → "host 0"), or none.
+        const QRectF box(r.left() + em * 0.4, r.bottom() - em * 1.3, r.width() * 0.3, em * 1.2);
+        const QString label = fitByParts(hostFont, QString::fromStdString(m_frame.hosts[h].label),
+                                         box.width(), KeepParts::Head);
+        painter.setFont(hostFont);
+        painter.setPen(m_theme.muted);
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label);
     }
 
     // Links under the parts, so they run into the boxes' edges.

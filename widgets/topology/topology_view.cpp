@@ -1,7 +1,6 @@
 #include "topology/topology_view.h"
 
 #include "drawing/hover_tip.h"
-#include "text/view_text.h"
 #include "topology/packet_flow.h"
 
 #include <QFontMetricsF>
@@ -16,7 +15,7 @@ namespace wb {
 namespace {
 
 // `text` if it fits, else its last word ("node 12" → "12": many narrow nodes still read as
-// numbered), else elided.
+// numbered), else nothing (the hover tip names it): never a cut word.
 QString shortLabel(const QFont& font, const QString& text, double width) {
     const QFontMetricsF metrics(font);
     if (metrics.horizontalAdvance(text) <= width)
@@ -24,7 +23,7 @@ QString shortLabel(const QFont& font, const QString& text, double width) {
     const QString last = text.section(QLatin1Char(' '), -1);
     if (metrics.horizontalAdvance(last) <= width)
         return last;
-    return elided(font, last, width);
+    return {};
 }
 
 QString percent(double util) {
@@ -366,7 +365,7 @@ void TopologyView::drawSwitchLabels(QPainter& painter, const TopologyLayout& lay
     const QFontMetricsF switchMetrics(switchFont);
     painter.setFont(switchFont);
     for (const auto& [r, label] : switches) {
-        const QString text = elided(switchFont, label, r.width() - 6);
+        const QString text = shortLabel(switchFont, label, r.width() - 6);
         if (text.isEmpty())
             continue;
         const double w = switchMetrics.horizontalAdvance(text) + em * 0.5;
