@@ -9,6 +9,8 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 
 using namespace wb;
 
@@ -114,7 +116,28 @@ private slots:
         const LabelPlacement p = placer.place(QSizeF(80, 16), QRectF(395, 5, 0, 0), 4);
         QVERIFY(p.placed);
         QVERIFY(area.contains(p.box));
-        QVERIFY(p.box.right() <= 395); // it went to the left of its mark
+        // Beside its mark (no leader), slid back inside, and off the mark itself.
+        QVERIFY(!p.leader);
+        QVERIFY(!p.box.contains(QPointF(395, 5)));
+        QVERIFY(p.box.right() <= 400);
+    }
+
+    void aLabelIsNeverNearerAnotherMark() {
+        // Two dots 80 px apart on a row, the right one near the area's right edge (the roofline's
+        // two large GEMMs): the right one's label must not sit over the left dot.
+        const QRectF area(0, 0, 400, 300);
+        LabelPlacer placer(area);
+        const QRectF left(300, 150, 10, 10), right(380, 150, 10, 10);
+        placer.addMark(left);
+        placer.addMark(right);
+        const LabelPlacement p = placer.place(QSizeF(100, 16), right, 4);
+        QVERIFY(p.placed);
+        QVERIFY(area.contains(p.box));
+        const auto centres = [&](const QRectF& m) {
+            const QPointF d = p.box.center() - m.center();
+            return std::hypot(d.x(), d.y());
+        };
+        QVERIFY2(centres(right) < centres(left), "the label reads as the other dot's");
     }
 
     void blockedNeighboursGiveALeaderOrNoLabel() {

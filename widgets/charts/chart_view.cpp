@@ -489,7 +489,7 @@ std::vector<LabelPlacement> ChartView::markerLabels() const {
         const QPointF at = toScene(m_markers[i], pts.front());
         const double r = m_markers[i]->markerSize() / 2.0;
         dots[i] = QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r);
-        placer.addObstacle(dots[i]);
+        placer.addMark(dots[i]);
     }
     // Emphasised markers choose first, then the rest in the frame's order.
     std::vector<std::size_t> order(m_frame.markers.size());

@@ -27,6 +27,10 @@ public:
     // Something labels must not cover: a bar, a node, a title already drawn.
     void addObstacle(const QRectF& box);
 
+    // A mark that gets a label (a marker dot): an obstacle, and a label set right beside
+    // another mark is refused as ambiguous (the reader would pin it on the nearer mark).
+    void addMark(const QRectF& box);
+
     // A label of `size` for the mark covering `mark` (a point is an empty rect), `gap` pixels
     // from it. Earlier labels win: place the important ones first. A placed label becomes an
     // obstacle for the next.
@@ -36,9 +40,12 @@ public:
 
 private:
     bool isFree(const QRectF& box) const;
+    static double readingDistance(const QRectF& box, const QRectF& mark);
+    bool nearerAnotherMark(const QRectF& box, const QRectF& own) const;
 
     QRectF m_area;
     std::vector<QRectF> m_obstacles;
+    std::vector<QRectF> m_marks;
 };
 
 // Draws a placed label: its text in `font` and, for a leader placement, a thin line from the
