@@ -23,8 +23,6 @@ constexpr double kSweepS = 3e-3;
 constexpr double kMaxSweepDropRate = 0.05;
 // Events of this many frames flash on a link, so a badge stays up long enough to read.
 constexpr int kRecentFrames = 3;
-// A reason's text per facts row: what fits the decision panel's width at 1080p.
-constexpr std::size_t kReasonLineChars = 125;
 
 std::string gbpsText(double gbps) {
     return formatSignificant(gbps, 3).append(" Gb/s");
@@ -531,31 +529,6 @@ FactsFrame lossFacts(const B5Model& m) {
     return f;
 }
 
-// Splits `text` at spaces into lines of at most `width` characters (UTF-8 bytes: a little
-// conservative), so a long reason reads whole in a facts table that shows one line per row.
-std::vector<std::string> wrapWords(const std::string& text, std::size_t width) {
-    std::vector<std::string> lines;
-    std::string line;
-    std::size_t from = 0;
-    while (from < text.size()) {
-        std::size_t to = text.find(' ', from);
-        if (to == std::string::npos)
-            to = text.size();
-        const std::string word = text.substr(from, to - from);
-        if (!line.empty() && line.size() + 1 + word.size() > width) {
-            lines.push_back(line);
-            line.clear();
-        }
-        if (!line.empty())
-            line.push_back(' ');
-        line.append(word);
-        from = to + 1;
-    }
-    if (!line.empty())
-        lines.push_back(line);
-    return lines;
-}
-
 std::string yesNo(bool b) {
     return b ? "yes" : "no";
 }
@@ -575,16 +548,12 @@ FactsFrame decisionFacts(const B5Model& m) {
                              " · multi-tenant: ", yesNo(c.multiTenant),
                              " · vendor lock-in concern: ", yesNo(c.vendorLockInConcern),
                              " · budget-constrained: ", yesNo(c.budgetConstrained))});
-    for (const FabricReason& x : r.reasons) {
-        const std::vector<std::string> lines = wrapWords(x.text, kReasonLineChars);
-        for (std::size_t i = 0; i < lines.size(); ++i)
-            f.rows.push_back(i == 0
-                                 ? FactRow{x.condition,
-                                           concat(x.weight > 0 ? "favours RoCE (+" : "favours IB (",
-                                                  std::to_string(x.weight), ")"),
-                                           lines[i]}
-                                 : FactRow{"", "", lines[i]});
-    }
+    // One row per reason; the facts view wraps its sentence under the row's own separator.
+    for (const FabricReason& x : r.reasons)
+        f.rows.push_back({x.condition,
+                          concat(x.weight > 0 ? "favours RoCE (+" : "favours IB (",
+                                 std::to_string(x.weight), ")"),
+                          x.text});
     if (r.flips.empty())
         f.rows.push_back(
             {"Flips if", "no single change", "no one condition alone changes the choice"});
