@@ -258,7 +258,10 @@ MemoryAccessView::Layout MemoryAccessView::layoutFor(const QRectF& bounds) const
 }
 
 QRectF MemoryAccessView::laneRect(const QRectF& bounds, int lane) const {
-    const Layout l = layoutFor(bounds);
+    return laneRect(layoutFor(bounds), lane);
+}
+
+QRectF MemoryAccessView::laneRect(const Layout& l, int lane) const {
     const int perRow = l.twoRows ? kLanesPerWarp / 2 : kLanesPerWarp;
     const double gap = perRow > 1 ? (l.lanes.width() - perRow * l.laneW) / (perRow - 1) : 0.0;
     const int row = lane / perRow;
@@ -268,7 +271,10 @@ QRectF MemoryAccessView::laneRect(const QRectF& bounds, int lane) const {
 }
 
 QRectF MemoryAccessView::lineRect(const QRectF& bounds, int index) const {
-    const Layout l = layoutFor(bounds);
+    return lineRect(layoutFor(bounds), index);
+}
+
+QRectF MemoryAccessView::lineRect(const Layout& l, int index) const {
     const int lines = l.linesShown;
     if (index < 0 || index >= lines) {
         return {};
@@ -286,6 +292,10 @@ QRectF MemoryAccessView::lineRect(const QRectF& bounds, int index) const {
 }
 
 QRectF MemoryAccessView::sectorRect(const QRectF& bounds, int index) const {
+    return sectorRect(layoutFor(bounds), index);
+}
+
+QRectF MemoryAccessView::sectorRect(const Layout& l, int index) const {
     if (index < 0 || static_cast<std::size_t>(index) >= m_frame.sectors.size()) {
         return {};
     }
@@ -295,32 +305,38 @@ QRectF MemoryAccessView::sectorRect(const QRectF& bounds, int index) const {
     if (it == m_frame.lines.end() || *it != line) {
         return {};
     }
-    const QRectF box = lineRect(bounds, static_cast<int>(it - m_frame.lines.begin()));
+    const QRectF box = lineRect(l, static_cast<int>(it - m_frame.lines.begin()));
     const double w = box.width() / kSectorsPerLine;
     const auto slot = static_cast<double>(sector % kSectorsPerLine);
     return {box.left() + slot * w, box.top(), w, box.height()};
 }
 
 QRectF MemoryAccessView::bankHeaderRect(const QRectF& bounds, int bank) const {
-    const Layout l = layoutFor(bounds);
+    return bankHeaderRect(layoutFor(bounds), bank);
+}
+
+QRectF MemoryAccessView::bankHeaderRect(const Layout& l, int bank) const {
     return {l.lanes.left() + bank * l.bankW, l.targets.top(), l.bankW, l.bankHeaderH};
 }
 
 QRectF MemoryAccessView::bankCellRect(const QRectF& bounds, int bank, std::uint64_t row) const {
+    return bankCellRect(layoutFor(bounds), bank, row);
+}
+
+QRectF MemoryAccessView::bankCellRect(const Layout& l, int bank, std::uint64_t row) const {
     const int index = rowIndex(row);
     if (index < 0 || static_cast<std::size_t>(index) >= kMaxRows) {
         return {};
     }
-    const Layout l = layoutFor(bounds);
     return {l.lanes.left() + bank * l.bankW, l.targets.top() + l.bankHeaderH + index * l.rowH,
             l.bankW, l.rowH};
 }
 
 int MemoryAccessView::laneAt(const QPointF& pos) const {
-    const QRectF bounds(rect());
+    const Layout l = layoutFor(QRectF(rect()));
     const int count = std::min(kLanesPerWarp, static_cast<int>(m_frame.lanes.size()));
     return indexAt(
-        count, [&](int lane) { return laneRect(bounds, lane); }, pos, 0.7);
+        count, [&](int lane) { return laneRect(l, lane); }, pos, 0.7);
 }
 
 void MemoryAccessView::paint(QPainter& painter, const QRectF& bounds) const {
@@ -368,7 +384,7 @@ void MemoryAccessView::paint(QPainter& painter, const QRectF& bounds) const {
     const int count = std::min(kLanesPerWarp, static_cast<int>(m_frame.lanes.size()));
     for (int i = 0; i < count; ++i) {
         const LaneAccess& lane = m_frame.lanes[static_cast<std::size_t>(i)];
-        const QRectF box = laneRect(bounds, i);
+        const QRectF box = laneRect(l, i);
         const bool highlight = i == m_frame.highlightLane;
         QColor fill = m_theme.surface;
         QColor text = m_theme.muted;
@@ -405,24 +421,24 @@ void MemoryAccessView::paint(QPainter& painter, const QRectF& bounds) const {
     }
 
     if (shared) {
-        paintShared(painter, bounds, l);
+        paintShared(painter, l);
     } else {
-        paintGlobal(painter, bounds, l);
+        paintGlobal(painter, l);
     }
     painter.restore();
 }
 
-void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, const Layout& l) const {
+void MemoryAccessView::paintGlobal(QPainter& painter, const Layout& l) const {
     const double em = l.em;
     // Lines from each lane to its sector, the highlighted lane's last so it sits on top.
     const int count = std::min(kLanesPerWarp, static_cast<int>(m_frame.lanes.size()));
     const auto link = [&](int i, bool emphasis) {
         const LaneAccess& lane = m_frame.lanes[static_cast<std::size_t>(i)];
-        const QRectF target = sectorRect(bounds, lane.sector);
+        const QRectF target = sectorRect(l, lane.sector);
         if (!lane.active || target.isEmpty()) {
             return;
         }
-        const QRectF box = laneRect(bounds, i);
+        const QRectF box = laneRect(l, i);
         const QPointF from(box.center().x(), l.arrows.top() + em * 0.2);
         const QPointF to(target.center().x(), target.top() - em * 0.1);
         const QColor colour = over(sectorColor(lane.sector), m_theme.background, 0.7);
@@ -460,7 +476,7 @@ void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, cons
             : -1;
     const QFontMetricsF labelMetrics(labelFont);
     for (int li = 0; li < l.linesShown; ++li) {
-        const QRectF box = lineRect(bounds, li);
+        const QRectF box = lineRect(l, li);
         const std::uint64_t line = m_frame.lines[static_cast<std::size_t>(li)];
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
@@ -506,7 +522,7 @@ void MemoryAccessView::paintGlobal(QPainter& painter, const QRectF& bounds, cons
                 l.globalKey, m_theme.muted);
 }
 
-void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, const Layout& l) const {
+void MemoryAccessView::paintShared(QPainter& painter, const Layout& l) const {
     const double em = l.em;
     const int count = std::min(kLanesPerWarp, static_cast<int>(m_frame.lanes.size()));
     // Lane → bank lines.
@@ -515,8 +531,8 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
         if (!lane.active || lane.bank < 0 || lane.bank >= kBanks) {
             return;
         }
-        const QRectF box = laneRect(bounds, i);
-        const QRectF head = bankHeaderRect(bounds, lane.bank);
+        const QRectF box = laneRect(l, i);
+        const QRectF head = bankHeaderRect(l, lane.bank);
         const QColor colour = over(bankConflicts(lane.bank) ? conflictColor() : m_theme.accent,
                                    m_theme.background, 0.6);
         thickPolyline(painter,
@@ -543,7 +559,7 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
     const double headTextW = QFontMetricsF(headFont).horizontalAdvance(QStringLiteral("31")) + 2.0;
     const int headEvery = std::max(1, static_cast<int>(std::ceil(headTextW / l.bankW)));
     for (int bank = 0; bank < kBanks; ++bank) {
-        const QRectF column = bankHeaderRect(bounds, bank);
+        const QRectF column = bankHeaderRect(l, bank);
         const QRectF head = column.adjusted(1.0, 0.0, -1.0, -em * 0.15);
         const bool conflict = bankConflicts(bank);
         painter.fillRect(head, conflict ? conflictColor() : m_theme.surface);
@@ -567,7 +583,7 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
     const auto labelEvery =
         static_cast<std::size_t>(std::max(1.0, std::ceil(labelLineH / std::max(1.0, l.rowH))));
     for (std::size_t r = 0; r < rows; ++r) {
-        const QRectF first = bankCellRect(bounds, 0, m_rows[r]);
+        const QRectF first = bankCellRect(l, 0, m_rows[r]);
         const QRectF band(first.left(), first.top(), l.bankW * kBanks, first.height());
         painter.fillRect(band, m_theme.grid);
         painter.fillRect(band.adjusted(1.0, 1.0, -1.0, r + 1 == rows ? -1.0 : 0.0),
@@ -594,7 +610,7 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
         cellMetrics.height() <= sampleCell.height() + 2.0 &&
         cellMetrics.horizontalAdvance(QStringLiteral("\u00d732")) <= sampleCell.width() + 2.0;
     for (const BankHit& hit : m_frame.bankHits) {
-        const QRectF cell = bankCellRect(bounds, hit.bank, hit.row);
+        const QRectF cell = bankCellRect(l, hit.bank, hit.row);
         if (cell.isEmpty()) {
             continue;
         }
@@ -631,7 +647,7 @@ void MemoryAccessView::paintShared(QPainter& painter, const QRectF& bounds, cons
     if (m_rows.size() > kMaxRows) {
         painter.setFont(labelFont);
         painter.setPen(m_theme.muted);
-        const QRectF last = bankCellRect(bounds, 0, m_rows[kMaxRows - 1]);
+        const QRectF last = bankCellRect(l, 0, m_rows[kMaxRows - 1]);
         painter.drawText(QRectF(l.lanes.left(), last.bottom(), l.lanes.width(), em * 1.1),
                          Qt::AlignLeft | Qt::AlignVCenter,
                          tr("+%1 more rows").arg(m_rows.size() - kMaxRows));

@@ -86,9 +86,15 @@ private:
         double rowLabelW = 0.0;
     };
     Layout layoutFor(const QRectF& bounds) const;
+    // The same rectangles from a layout already made (paint makes one and draws from it).
+    QRectF laneRect(const Layout& l, int lane) const;
+    QRectF sectorRect(const Layout& l, int index) const;
+    QRectF lineRect(const Layout& l, int index) const;
+    QRectF bankHeaderRect(const Layout& l, int bank) const;
+    QRectF bankCellRect(const Layout& l, int bank, std::uint64_t row) const;
     std::vector<LegendEntry> sharedKeyEntries() const;
-    void paintGlobal(QPainter& painter, const QRectF& bounds, const Layout& l) const;
-    void paintShared(QPainter& painter, const QRectF& bounds, const Layout& l) const;
+    void paintGlobal(QPainter& painter, const Layout& l) const;
+    void paintShared(QPainter& painter, const Layout& l) const;
     int rowIndex(std::uint64_t row) const;
 
     std::vector<std::uint64_t> m_rows; // shared: distinct rows, ascending

@@ -19,7 +19,9 @@
 #include "topology/topology_view.h"
 
 #include <QPainter>
+#include <map>
 #include <type_traits>
+#include <utility>
 
 namespace wb {
 
@@ -117,8 +119,14 @@ QWidget* FrameStage::view(int index) const {
 }
 
 void FrameStage::relayout() {
-    const NaturalHeight natural = [this](int index, int width) {
-        return m_styled[static_cast<std::size_t>(index)]->naturalHeight(width);
+    // stageLayout asks for the same (item, width) several times (each arrangement, then its
+    // waste); a natural height lays out all of an item's text, so each is measured once here.
+    std::map<std::pair<int, int>, int> measured;
+    const NaturalHeight natural = [this, &measured](int index, int width) {
+        const auto [it, fresh] = measured.try_emplace({index, width}, 0);
+        if (fresh)
+            it->second = m_styled[static_cast<std::size_t>(index)]->naturalHeight(width);
+        return it->second;
     };
     const std::vector<QRect> areas =
         stageLayout(rect(), static_cast<int>(m_views.size()), m_frames.arrangement, natural);

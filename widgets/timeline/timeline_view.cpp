@@ -15,6 +15,7 @@
 #include <limits>
 #include <numeric>
 #include <tuple>
+#include <utility>
 
 namespace wb {
 
@@ -310,9 +311,13 @@ TimelineView::StatsBlock TimelineView::statsBlock(const Layout& l, double width)
     return b;
 }
 
-QRectF TimelineView::statsPanel(const Layout& l) const {
+QRectF TimelineView::statsPanel(const Layout& l, StatsBlock* block) const {
     const double width = std::min(l.plot.width() - l.em, l.em * 44.0);
-    const double height = statsBlock(l, width - l.em * 1.2).height + l.em * 0.8;
+    // The block wraps to the panel less its inner margins (0.6 em a side, see drawStats).
+    StatsBlock b = statsBlock(l, width - l.em * 1.2);
+    const double height = b.height + l.em * 0.8;
+    if (block != nullptr)
+        *block = std::move(b);
     return {l.plot.right() - width - l.em * 0.5, l.plot.top() + l.em * 0.5, width,
             std::min(height, std::max(0.0, l.plot.height() - l.em))};
 }
@@ -960,7 +965,8 @@ void TimelineView::drawStats(QPainter& painter, const Layout& l, const TimelineA
     (void)a;
     if (!m_hasSelection)
         return;
-    const QRectF panel = statsPanel(l);
+    StatsBlock b;
+    const QRectF panel = statsPanel(l, &b);
     painter.save();
     painter.setClipRect(panel);
     QColor fill = m_theme.surface;
@@ -969,7 +975,6 @@ void TimelineView::drawStats(QPainter& painter, const Layout& l, const TimelineA
     painter.setPen(QPen(m_theme.grid, 1.0));
     painter.drawRect(panel.adjusted(0.5, 0.5, -0.5, -0.5));
     const QRectF inner = panel.adjusted(l.em * 0.6, l.em * 0.4, -l.em * 0.6, -l.em * 0.4);
-    const StatsBlock b = statsBlock(l, inner.width());
     double y = inner.top();
     // Whole lines only: what does not fit the panel (a short view) is left out, not cut.
     const auto fits = [&](double h) { return y + h <= inner.bottom() + 0.5; };

@@ -132,7 +132,8 @@ private:
         std::vector<WrappedText> names; // one per listed name
     };
     StatsBlock statsBlock(const Layout& layout, double width) const;
-    QRectF statsPanel(const Layout& layout) const;
+    // The panel's rectangle, sized to its block, and the block itself (wrapped once, used twice).
+    QRectF statsPanel(const Layout& layout, StatsBlock* block = nullptr) const;
     void rebuildRows();
     void showRows(); // which rows are shown: GPU rows, and CPU rows of expanded lanes
     void refreshStats();

@@ -17,12 +17,16 @@ QPointF bezier(const QPointF& a, const QPointF& c, const QPointF& b, double t) {
 
 } // namespace
 
+QRectF CommGraphLayout::paddedArea(const QRectF& bounds, double em) {
+    const double pad = std::max(6.0, em) * 0.8;
+    return bounds.adjusted(pad, pad, -pad, -pad);
+}
+
 CommGraphLayout CommGraphLayout::compute(const QRectF& bounds, const CommGraphFrame& frame,
                                          double em, const CommGraphTextHeights& text) {
     CommGraphLayout l;
     l.m_em = std::max(6.0, em);
-    const double pad = l.m_em * 0.8;
-    const QRectF inner = bounds.adjusted(pad, pad, -pad, -pad);
+    const QRectF inner = CommGraphLayout::paddedArea(bounds, em);
     // The painter's wrapped heights when it gives them, else one line each.
     const double titleH =
         frame.title.empty() ? 0.0 : (text.title > 0 ? text.title + l.m_em * 0.6 : l.m_em * 1.8);

@@ -25,8 +25,10 @@ public:
                                    const CommGraphTextHeights& text = {});
     // The width title and caption wrap to for `bounds` at `em`.
     static double textWidth(const QRectF& bounds, double em) {
-        return bounds.width() - 2.0 * 0.8 * (em < 6.0 ? 6.0 : em);
+        return paddedArea(bounds, em).width();
     }
+    // `bounds` less the padding every part of the graph keeps from its edge.
+    static QRectF paddedArea(const QRectF& bounds, double em);
 
     double em() const { return m_em; }
     QRectF titleRect() const { return m_title; }
