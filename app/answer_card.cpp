@@ -21,7 +21,13 @@ AnswerCard::AnswerCard(QWidget* parent)
 
 void AnswerCard::setScenario(const Scenario& scenario) {
     m_scenario = &scenario;
+    m_whiteboard = {};  // the new story brings its own
     setRevealed(false); // refreshes: the question changed even if the answer was hidden
+}
+
+void AnswerCard::setWhiteboard(const Whiteboard& whiteboard) {
+    m_whiteboard = whiteboard;
+    refresh();
 }
 
 void AnswerCard::setRevealed(bool revealed) {
@@ -47,8 +53,19 @@ void AnswerCard::refresh() {
         return;
     QString md = "#### Question\n\n" + QString::fromStdString(m_scenario->question()) + "\n\n";
     if (m_revealed) {
-        md += "#### Answer\n\n" + QString::fromStdString(m_scenario->answer()) +
-              "\n\n#### Sources\n\n";
+        if (!m_whiteboard.points.empty()) {
+            md += "#### Answer, with these parameters\n\n";
+            for (const WhiteboardPoint& p : m_whiteboard.points) {
+                md += "- " + QString::fromStdString(p.text);
+                if (!p.source.empty())
+                    md += " *(" + QString::fromStdString(p.source) + ")*";
+                md += "\n";
+            }
+            md += "\n#### In depth\n\n";
+        } else {
+            md += "#### Answer\n\n";
+        }
+        md += QString::fromStdString(m_scenario->answer()) + "\n\n#### Sources\n\n";
         for (const auto& s : m_scenario->sources())
             md += "- [" + QString::fromStdString(s.label) + "](" + QString::fromStdString(s.url) +
                   ")\n";

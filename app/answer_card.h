@@ -18,6 +18,9 @@ public:
     explicit AnswerCard(QWidget* parent = nullptr);
 
     void setScenario(const Scenario& scenario); // shows its question, answer hidden
+    // This run's whiteboard answer (the story's last step): the card's answer leads with it,
+    // so card and slide say the same with the same numbers. Keeps the card hidden or shown.
+    void setWhiteboard(const Whiteboard& whiteboard);
     bool isRevealed() const { return m_revealed; }
     void setRevealed(bool revealed);
     QString shownText() const; // plain text of what is on screen (for tests)
@@ -34,6 +37,7 @@ private:
     QTextBrowser* m_text;
     QPushButton* m_reveal;
     const Scenario* m_scenario = nullptr;
+    Whiteboard m_whiteboard;
     bool m_revealed = false;
 };
 

@@ -347,6 +347,7 @@ void MainWindow::openScenario(const QString& id, int step) {
 
 void MainWindow::rebuildStory(int keepStep) {
     const Story& story = m_session->story();
+    m_answer->setWhiteboard(story.whiteboard);
     {
         const QSignalBlocker block(m_steps);
         m_steps->clear();

@@ -65,6 +65,20 @@ SmLimits smLimitsOf(const GpuSpec& gpu) {
     return l;
 }
 
+std::string limiterWords(OccupancyLimiter l) {
+    switch (l) {
+    case OccupancyLimiter::Warps:
+        return "warps per SM";
+    case OccupancyLimiter::Registers:
+        return "registers";
+    case OccupancyLimiter::SharedMemory:
+        return "shared memory";
+    case OccupancyLimiter::Blocks:
+        return "blocks per SM";
+    }
+    return "warps per SM";
+}
+
 std::string limiterName(OccupancyLimiter l) {
     switch (l) {
     case OccupancyLimiter::Warps:

@@ -54,6 +54,8 @@ struct KernelResources {
 
 enum class OccupancyLimiter { Warps, Registers, SharedMemory, Blocks };
 std::string limiterName(OccupancyLimiter l); // "warps", "registers", "shared_memory", "blocks"
+// The limiter as a slide says it: "warps per SM", "registers", "shared memory", "blocks per SM".
+std::string limiterWords(OccupancyLimiter l);
 
 struct OccupancyResult {
     KernelResources kernel;

@@ -474,7 +474,7 @@ Story OccupancyScenario::build(const Params& p) const {
     story.steps.push_back({"What limits resident warps",
                            "Four resources cap the blocks on an SM; the smallest wins. This "
                            "kernel's limiter: " +
-                               limiterName(r.limiter) + ".",
+                               limiterWords(r.limiter) + ".",
                            3.0, [byRegisters, facts](double) {
                                return Frames{{byRegisters, facts}};
                            }});

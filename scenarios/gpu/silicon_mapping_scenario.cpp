@@ -2,11 +2,13 @@
 
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "engine/sentence.h"
 #include "gpu/block_placement_recording.h"
 #include "gpu/gpu_recording_input.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/wave_model.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -20,7 +22,7 @@ FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const Wa
     f.title = gpu.name;
     f.rows.push_back({"SMs", formatSignificant(gpu.value("sm_count"), 4),
                       HardwareCatalogue::builtin().citation(gpu, "sm_count"), false});
-    f.rows.push_back({"blocks per SM (limit: " + limiterName(occ.limiter) + ")",
+    f.rows.push_back({fill("blocks per SM (limit: %1)", {limiterWords(occ.limiter)}),
                       std::to_string(occ.blocksPerSm), kOccupancyRulesSource, true});
     f.rows.push_back({"warps per SM",
                       std::to_string(occ.warpsPerSm) + " of " +
@@ -29,13 +31,56 @@ FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const Wa
     f.rows.push_back({"blocks per wave = SMs × blocks per SM", std::to_string(w.slotsPerWave),
                       "wave model", false});
     f.rows.push_back({"waves = ⌈blocks / per wave⌉", std::to_string(w.waves), "wave model", true});
-    f.rows.push_back({"last wave filled", formatSignificant(100.0 * w.tailUtilization, 3) + " %",
-                      "wave model", true});
+    f.rows.push_back({"last wave filled", formatShare(w.tailUtilization), "wave model", true});
     const bool modeled = placement.provenance.source == TraceSource::Modeled;
     f.rows.push_back({"block → SM placement",
                       modeled ? std::string("round-robin (model)") : std::string("recorded %smid"),
                       describeProvenance(placement.provenance), false});
     return f;
+}
+
+// What the launch asks for: the inputs every later number follows from.
+FactsFrame launchFacts(const GpuSpec& gpu, const KernelResources& k, const OccupancyResult& occ,
+                       int blocks) {
+    FactsFrame f;
+    f.title = fill("The launch: <<<%1, %2>>> on %3",
+                   {std::to_string(blocks), std::to_string(k.threadsPerBlock), gpu.name});
+    f.rows.push_back({"blocks in the grid", std::to_string(blocks), "parameter", true});
+    f.rows.push_back({"threads per block", std::to_string(k.threadsPerBlock), "parameter", false});
+    f.rows.push_back({"warps per block = ⌈threads / 32⌉", std::to_string(occ.warpsPerBlock),
+                      "CUDA C++ Programming Guide, SIMT architecture", false});
+    f.rows.push_back({"registers per thread", std::to_string(k.registersPerThread),
+                      "parameter (what the compiler allocates)", false});
+    f.rows.push_back(
+        {"shared memory per block", formatBytes(k.sharedPerBlockBytes), "parameter", false});
+    f.rows.push_back({"SMs", formatSignificant(gpu.value("sm_count"), 4),
+                      HardwareCatalogue::builtin().citation(gpu, "sm_count"), false});
+    return f;
+}
+
+// Every value the slides may quote, in the unit of its quantity.
+std::vector<ResultValue> mappingResults(const GpuSpec& gpu, const OccupancyCalculator& calc,
+                                        const OccupancyResult& occ, const WaveSummary& w) {
+    const KernelResources& k = occ.kernel;
+    const int lastWaveBlocks = w.blocks - (w.waves - 1) * w.slotsPerWave;
+    return {{"SMs", gpu.value("sm_count")},
+            {"memory (in the GPU's name)", gpu.value("memory_gb") * 1e9},
+            {"max warps per SM", gpu.value("max_warps_per_sm")},
+            {"warp size", smLimitsOf(gpu).warpSize},
+            {"schedulers per SM", calc.rules().subPartitions},
+            {"threads per block", k.threadsPerBlock},
+            {"registers per thread", k.registersPerThread},
+            {"shared memory per block", k.sharedPerBlockBytes},
+            {"warps per block", occ.warpsPerBlock},
+            {"blocks per SM", occ.blocksPerSm},
+            {"warps per SM", occ.warpsPerSm},
+            {"blocks", w.blocks},
+            {"blocks per wave", w.slotsPerWave},
+            {"waves", w.waves},
+            {"full waves", w.waves - 1},
+            {"last wave filled", w.tailUtilization},
+            {"blocks in the last wave", lastWaveBlocks},
+            {"idle slots in the last wave", w.slotsPerWave - lastWaveBlocks}};
 }
 
 } // namespace
@@ -54,10 +99,10 @@ std::string SiliconMappingScenario::answer() const {
 - How many blocks fit on an SM at once is the **occupancy** question: limited by warps (64 per SM), registers
   (64K per SM), shared memory (up to 228 KB on H100) and blocks (32 per SM).
 - More blocks than fit run in **waves**: waves = ⌈blocks / (SMs × blocks per SM)⌉. H100 has **132 SMs**, A100 108.
-- The **tail wave** is the last, partly filled one: with 2,000 blocks of 256 threads at 8 blocks/SM on an H100,
-  1,056 fit per wave, so the second wave is only 89 % full; a grid of 1,057 blocks would run a second wave with one
-  block — nearly half the GPU idle for a whole wave. Size grids in multiples of the wave, or make blocks small enough
-  that the tail is short.
+- The **tail wave** is the last, partly filled one. It takes about as long as a full wave, so its empty
+  slots are paid for in time: a grid one block past a whole wave runs a second wave with a single block,
+  and for that wave almost the whole GPU idles. Size grids in multiples of the wave, or use enough small
+  blocks that the tail is short. The answer above works this run's numbers.
 - The hardware scheduler's real placement order is not documented; the view places blocks round-robin, and the
   live issue records the real `%smid`.)";
 }
@@ -111,39 +156,109 @@ Story SiliconMappingScenario::build(const Params& p) const {
     auto waves = std::make_shared<const BlockPlacementReplay>(placement, maxWarps);
     const WaveSummary summary = waves->summary();
     const FactsFrame facts = mappingFacts(gpu, occ, summary, placement);
+    const KernelResources kernel = kernelResourcesOf(p);
+    const FactsFrame launch = launchFacts(gpu, kernel, occ, summary.blocks);
+    const int sub = calc.rules().subPartitions;
+    const int lastBlocks = summary.blocks - (summary.waves - 1) * summary.slotsPerWave;
+    const std::string blocksPerSm = formatCount(occ.blocksPerSm, "block", "blocks");
 
     Story story;
     story.provenance = withReplayNote(
         replayProvenance(placement, "occupancy calculator and round-robin block placement"),
         choice);
-    story.steps.push_back({"The GPU: " + std::to_string(sms) + " SMs",
-                           "Each SM has four warp schedulers (sub-partitions). Nothing runs yet.",
-                           2.0, [waves, facts](double) {
-                               return Frames{{waves->waveFrame(0), facts}};
-                           }});
+    story.results = mappingResults(gpu, calc, occ, summary);
+    // The grid's title names the blocks of the wave it shows (the first, the last full one and
+    // the tail): their first and last block ids are results too.
+    for (const int wave : {1, std::max(1, summary.waves - 1), summary.waves}) {
+        story.results.push_back({"wave shown", wave});
+        story.results.push_back({"first block of the wave", (wave - 1) * summary.slotsPerWave});
+        story.results.push_back(
+            {"last block of the wave", std::min(wave * summary.slotsPerWave, summary.blocks) - 1});
+    }
+    story.steps.push_back(
+        {fill("The launch: %1 on %2 SMs",
+              {formatCount(summary.blocks, "block", "blocks"), std::to_string(sms)}),
+         fill("A grid of %1 of %2 threads, %3 registers per thread and %4 of shared memory per "
+              "block. Each SM has %5 warp schedulers; nothing runs yet.",
+              {formatCount(summary.blocks, "block", "blocks"),
+               std::to_string(kernel.threadsPerBlock), std::to_string(kernel.registersPerThread),
+               formatBytes(kernel.sharedPerBlockBytes), std::to_string(sub)}),
+         2.0, [waves, launch](double) {
+             return Frames{{waves->waveFrame(0), launch}};
+         }});
     story.steps.push_back(
         {"A block lands on one SM",
-         "The block scheduler places whole blocks on SMs; a block's warps spread over that "
-         "SM's four schedulers. " +
-             std::to_string(occ.blocksPerSm) + " blocks fit per SM (" + limiterName(occ.limiter) +
-             " limit).",
+         fill("The block scheduler places whole blocks on SMs, and a block's %1 spread over that "
+              "SM's %2 schedulers (thread t is lane t mod 32 of warp ⌊t/32⌋). %3 fit per SM, "
+              "limited by %4.",
+              {formatCount(occ.warpsPerBlock, "warp", "warps"), std::to_string(sub), blocksPerSm,
+               limiterWords(occ.limiter)}),
          3.0, [waves, facts](double) {
              return Frames{{waves->waveFrame(1), facts}};
          }});
-    story.steps.push_back({"Waves",
-                           "More blocks than fit wait for a free slot: the grid runs in " +
-                               std::to_string(summary.waves) + " wave(s) of up to " +
-                               std::to_string(summary.slotsPerWave) + " blocks.",
-                           std::max(3.0, summary.waves * 1.0), [waves, facts](double t) {
-                               return Frames{{waves->frameAt(t), facts}};
-                           }});
-    story.steps.push_back({"The tail wave",
-                           "The last wave is only " +
-                               formatSignificant(100.0 * summary.tailUtilization, 3) +
-                               " % full: the rest of the GPU idles until it ends.",
-                           3.0, [waves, facts, n = summary.waves](double) {
-                               return Frames{{waves->waveFrame(n), facts}};
-                           }});
+    // The waves step rests on the last full wave, so the tail wave after it is a new picture.
+    const int restWave = std::max(1, summary.waves - 1);
+    story.steps.push_back(
+        {"Waves",
+         summary.waves == 1
+             ? fill("All %1 fit at once: %2 per SM × %3 SMs = %4 slots, so the grid runs in a "
+                    "single wave.",
+                    {formatCount(summary.blocks, "block", "blocks"), blocksPerSm,
+                     std::to_string(sms), std::to_string(summary.slotsPerWave)})
+             : fill("More blocks than fit wait for a free slot: %1 per SM × %2 SMs = %3 blocks "
+                    "per wave, so %4 run in %5.",
+                    {blocksPerSm, std::to_string(sms), std::to_string(summary.slotsPerWave),
+                     formatCount(summary.blocks, "block", "blocks"),
+                     formatCount(summary.waves, "wave", "waves")}),
+         std::max(3.0, summary.waves * 1.0), [waves, facts, restWave](double t) {
+             return Frames{{t >= 1.0 ? waves->waveFrame(restWave) : waves->frameAt(t), facts}};
+         }});
+    story.steps.push_back(
+        {"The tail wave",
+         summary.tailUtilization >= 1.0
+             ? fill("The grid is a whole number of waves: the last one is as full as the rest "
+                    "(%1 blocks), so no SM waits on a tail.",
+                    {std::to_string(summary.slotsPerWave)})
+             : fill("The last wave holds %1 of %2 slots (%3 full), yet it takes about as long as "
+                    "a full wave: %4 slots idle until it ends.",
+                    {formatCount(lastBlocks, "block", "blocks"),
+                     std::to_string(summary.slotsPerWave), formatShare(summary.tailUtilization),
+                     std::to_string(summary.slotsPerWave - lastBlocks)}),
+         3.0, [waves, facts, n = summary.waves](double) {
+             return Frames{{waves->waveFrame(n), facts}};
+         }});
+
+    story.whiteboard.question = question();
+    story.whiteboard.points = {
+        {fill("A block runs whole on one SM and stays there; its %1 spread over the SM's %2 "
+              "warp schedulers, and thread t is lane t mod 32 of warp ⌊t/32⌋.",
+              {formatCount(occ.warpsPerBlock, "warp", "warps"), std::to_string(sub)}),
+         "CUDA C++ Programming Guide, Hardware Implementation (SIMT architecture)"},
+        {fill("%1 of %2 threads fit per SM on %3, limited by %4: %5 of %6 warps resident.",
+              {blocksPerSm, std::to_string(kernel.threadsPerBlock), gpu.name,
+               limiterWords(occ.limiter), std::to_string(occ.warpsPerSm),
+               formatSignificant(gpu.value("max_warps_per_sm"), 3)}),
+         kOccupancyRulesSource},
+        {fill("A wave is SMs × blocks per SM = %1 × %2 = %3 blocks; %4 need ⌈%4 / %3⌉ = %5.",
+              {std::to_string(sms), std::to_string(occ.blocksPerSm),
+               std::to_string(summary.slotsPerWave), std::to_string(summary.blocks),
+               formatCount(summary.waves, "wave", "waves")}),
+         "CUDA C++ Best Practices Guide, occupancy"},
+        {summary.tailUtilization >= 1.0
+             ? fill("No tail here: %1 blocks fill every wave exactly. Size grids in multiples of "
+                    "%2 blocks, or use enough small blocks that a tail is short.",
+                    {std::to_string(summary.blocks), std::to_string(summary.slotsPerWave)})
+             : fill("The tail wave is %1 full but costs about a whole wave of time: %2 of %3 "
+                    "slots idle. Size grids in multiples of %3 blocks, or use enough small blocks "
+                    "that a tail is short.",
+                    {formatShare(summary.tailUtilization),
+                     std::to_string(summary.slotsPerWave - lastBlocks),
+                     std::to_string(summary.slotsPerWave)}),
+         ""},
+    };
+    addWhiteboardStep(story, fill("Grid → waves of %1 blocks → one SM per block → %2 "
+                                  "schedulers per SM → 32 lanes per warp.",
+                                  {std::to_string(summary.slotsPerWave), std::to_string(sub)}));
     return story;
 }
 

@@ -105,10 +105,13 @@ private slots:
         for (int sm = 0; sm < 132; ++sm)
             for (int b : w1->sms[static_cast<size_t>(sm)].blocks)
                 QCOMPARE(sm, t.events[static_cast<size_t>(b)].track);
-        const auto tail = first<SmGridFrame>(s.steps.back().frames(1.0));
+        // The tail wave is the step before the whiteboard answer.
+        const auto tail = first<SmGridFrame>(s.steps[s.steps.size() - 2].frames(1.0));
+        QVERIFY(tail);
         QCOMPARE(tail->wave, 3);
         QCOMPARE(tail->blocksDone, 2112);
-        const auto facts = first<FactsFrame>(s.steps[0].frames(0.0));
+        const auto facts = first<FactsFrame>(s.steps[1].frames(0.0));
+        QVERIFY(facts);
         QCOMPARE(facts->rows.back().value, std::string("recorded %smid"));
 
         recordingSet().setLiveRecording(saveAndLoad(t));

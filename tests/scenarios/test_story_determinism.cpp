@@ -6,6 +6,7 @@
 // check, and once more, independently, for the second side. ctest runs the scenarios in
 // shards (WB_TEST_SHARD=k/n: the scenarios whose registry index is k modulo n), in parallel.
 #include "engine/registry.h"
+#include "scenario_sweep.h"
 
 #include <QtTest>
 #include <cmath>
@@ -17,17 +18,6 @@
 using namespace wb;
 
 namespace {
-// Builds, or reports why the model rejected the parameters (never crashes).
-std::optional<Story> tryBuild(const Scenario& s, const Params& p) {
-    try {
-        return s.build(p);
-    } catch (const std::exception& e) {
-        if (std::string(e.what()).empty())
-            qFatal("%s rejected parameters without a message", s.id().c_str());
-        return std::nullopt;
-    }
-}
-
 struct Variation {
     Params params;
     Story story;
@@ -57,7 +47,7 @@ std::vector<Variation> buildVariations(const Scenario& s) {
     }
     std::vector<Variation> out;
     for (auto& p : candidates)
-        if (auto story = tryBuild(s, p))
+        if (auto story = wb::test::sweepBuild(s, p))
             out.push_back({std::move(p), std::move(*story)});
     return out;
 }
@@ -159,7 +149,7 @@ private slots:
                     for (const auto& v : built)
                         if (v.params == q)
                             return v.story;
-                    return tryBuild(*s, q);
+                    return wb::test::sweepBuild(*s, q);
                 };
                 std::optional<Story> changed;
                 if (spec.kind == ParamSpec::Kind::Choice) {

@@ -1,6 +1,7 @@
 #include "grids/sm_grid_view.h"
 
 #include "drawing/hover_tip.h"
+#include "engine/number_format.h"
 #include "text/text_layout.h"
 
 #include <QHelpEvent>
@@ -46,7 +47,10 @@ QString SmGridView::caption(const SmGridFrame& frame) {
     QString text = tr("wave %1/%2").arg(frame.wave).arg(frame.waves) + dot +
                    tr("blocks %1/%2 done").arg(frame.blocksDone).arg(frame.blocksTotal);
     if (frame.waves > 0) {
-        text += dot + tr("tail wave %1 % full").arg(std::lround(frame.tailUtilization * 100.0));
+        // Three significant digits, as the facts beside it print the same fill (0.189 %, not 0).
+        text +=
+            dot +
+            tr("tail wave %1 full").arg(QString::fromStdString(formatShare(frame.tailUtilization)));
     }
     return text;
 }

@@ -1,0 +1,22 @@
+#include "engine/story.h"
+
+#include <utility>
+
+namespace wb {
+
+Step& addWhiteboardStep(Story& story, std::string narration) {
+    FactsFrame points;
+    points.title = story.whiteboard.question;
+    for (const WhiteboardPoint& p : story.whiteboard.points)
+        points.rows.push_back({p.text, "", p.source, false});
+    Step step;
+    step.title = kWhiteboardTitle;
+    step.narration = std::move(narration);
+    step.durationS = 2.0;
+    // The points are the whole slide: a still frame a presenter ends on.
+    step.frames = [points](double) { return Frames{{points}}; };
+    story.steps.push_back(std::move(step));
+    return story.steps.back();
+}
+
+} // namespace wb
