@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <stdexcept>
 
 namespace wb {
@@ -86,18 +87,109 @@ RooflinePoint roofline(double peak, double bw, double intensity) {
     return p;
 }
 
+double bytesPerElement(Precision p) {
+    switch (p) {
+    case Precision::FP32:
+    case Precision::TF32: // tensor cores read FP32 storage and round it
+        return 4.0;
+    case Precision::BF16:
+    case Precision::FP16:
+        return 2.0;
+    case Precision::FP8:
+        return 1.0;
+    }
+    throw std::invalid_argument("unknown precision");
+}
+
+const std::vector<DecoderShape>& decoderShapes() {
+    // Table 3: layers, model dimension, attention heads, key/value heads; head dim =
+    // model dimension ÷ heads = 128 for all three.
+    static const std::vector<DecoderShape> shapes{
+        {"llama-3-8b", "Llama 3 8B", 8e9, 32, 32, 8, 128},
+        {"llama-3-70b", "Llama 3 70B", 70e9, 80, 64, 8, 128},
+        {"llama-3-405b", "Llama 3 405B", 405e9, 126, 128, 8, 128},
+    };
+    return shapes;
+}
+
+const DecoderShape* findDecoderShape(std::string_view id) {
+    for (const auto& s : decoderShapes())
+        if (s.id == id)
+            return &s;
+    return nullptr;
+}
+
+std::vector<std::string> decoderShapeIds() {
+    std::vector<std::string> ids;
+    for (const auto& s : decoderShapes())
+        ids.push_back(s.id);
+    return ids;
+}
+
+double weightBytesTotal(const DecodeWorkload& w) {
+    return w.shape.parameters * w.weightBytes;
+}
+
+double kvCacheBytes(const DecodeWorkload& w) {
+    return w.batch * w.seqLen * 2.0 * w.shape.layers * w.shape.kvHeads * w.shape.headDim *
+           w.kvBytes;
+}
+
+double decodeFlops(const DecodeWorkload& w) {
+    const double attention =
+        4.0 * w.batch * w.seqLen * w.shape.layers * w.shape.heads * w.shape.headDim;
+    return 2.0 * w.shape.parameters * w.batch + attention;
+}
+
+double decodeIntensityLimit(const DecodeWorkload& w) {
+    DecodeWorkload one = w;
+    one.batch = 1.0;
+    const double kvPerSequence = kvCacheBytes(one);
+    if (!(kvPerSequence > 0.0))
+        return std::numeric_limits<double>::infinity();
+    // Both FLOPs and KV bytes are linear in B; the weights' bytes are not, so they vanish.
+    return decodeFlops(one) / kvPerSequence;
+}
+
+DecodeFit decodeFit(const GpuSpec& gpu, const DecodeWorkload& w) {
+    DecodeFit f;
+    f.weightBytes = weightBytesTotal(w);
+    f.kvBytes = kvCacheBytes(w);
+    f.memoryBytes = gpu.value("memory_gb") * 1e9;
+    while ((f.weightBytes + f.kvBytes) / f.tensorParallel > f.memoryBytes)
+        f.tensorParallel *= 2;
+    return f;
+}
+
+DecodeEstimate decodeEstimate(const GpuSpec& gpu, Precision precision, const DecodeWorkload& w,
+                              int gpus) {
+    if (!(w.shape.parameters > 0.0) || !(w.batch >= 1.0) || !(w.weightBytes > 0.0) ||
+        !(w.seqLen >= 0.0) || !(w.kvBytes > 0.0) || gpus < 1)
+        throw std::invalid_argument("decode needs parameters > 0, batch ≥ 1, bytes > 0, "
+                                    "context ≥ 0 and at least one GPU");
+    const auto peak = peakTflops(gpu, precision);
+    if (!peak)
+        throw std::invalid_argument(gpu.name + " has no " + precisionName(precision) + " peak");
+    DecodeEstimate d;
+    d.weightBytes = weightBytesTotal(w);
+    d.kvBytes = kvCacheBytes(w);
+    d.bytes = d.weightBytes + d.kvBytes; // every weight and every cached K, V read once
+    d.flops = decodeFlops(w);
+    d.intensity = d.flops / d.bytes;
+    d.point = roofline(*peak, bandwidthTBs(gpu), d.intensity);
+    d.gpus = gpus;
+    d.stepTimeS = d.flops / gpus / (d.point.attainableTflops * 1e12);
+    d.maxTokensPerS = w.batch / d.stepTimeS;
+    return d;
+}
+
 DecodeEstimate decodeEstimate(const GpuSpec& gpu, double parameters, double batch,
                               double weightBytes) {
-    if (!(parameters > 0.0) || !(batch >= 1.0) || !(weightBytes > 0.0))
-        throw std::invalid_argument("decode needs parameters > 0, batch ≥ 1, weight bytes > 0");
-    DecodeEstimate d;
-    const double flops = 2.0 * parameters * batch; // one multiply-add per weight per sequence
-    const double bytes = parameters * weightBytes; // every weight read once per step
-    d.intensity = flops / bytes;
-    d.point = roofline(*peakTflops(gpu, Precision::BF16), bandwidthTBs(gpu), d.intensity);
-    d.stepTimeS = flops / (d.point.attainableTflops * 1e12);
-    d.maxTokensPerS = batch / d.stepTimeS;
-    return d;
+    DecodeWorkload w;
+    w.shape.parameters = parameters;
+    w.batch = batch;
+    w.weightBytes = weightBytes;
+    return decodeEstimate(gpu, Precision::BF16, w);
 }
 
 std::vector<ReferenceKernel> referenceKernels() {

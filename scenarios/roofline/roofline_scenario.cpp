@@ -11,6 +11,8 @@
 #include "roofline/roofline_model.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <memory>
 
@@ -25,17 +27,87 @@ constexpr const char* kRooflineSource = "Williams, Waterman & Patterson, CACM 20
 struct Setup {
     const GpuSpec* gpu;
     Precision precision;
-    double peak;      // TFLOP/s of the chosen precision
-    double bandwidth; // TB/s
-    double batch;
-    double parameters;
-    double weightBytes;
+    double peak;           // TFLOP/s of the chosen precision
+    double bandwidth;      // TB/s
+    DecodeWorkload decode; // the batch parameter, context and the assumed model shape
 };
 
 std::string cite(const GpuSpec& gpu, const std::string& field) {
     const auto& cat = HardwareCatalogue::builtin();
     const SpecSource* s = cat.source(gpu.field(field).sourceId);
     return s ? s->label : std::string{};
+}
+
+// Bandwidth on screen in decimal GB/s, as the datasheets print it.
+std::string gbs(double tbs) {
+    return formatNumber(tbs * 1000.0) + " GB/s";
+}
+
+std::string precisionShort(Precision p) {
+    std::string n = precisionName(p);
+    std::transform(n.begin(), n.end(), n.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return n;
+}
+
+std::string gpuCount(int n) {
+    return formatCount(n, "GPU", "GPUs");
+}
+
+// "far left of the BF16 ridge (28× below 295.3 FLOP/B), so memory-bound": the side and the
+// bound come from comparing the two values.
+std::string sideOfRidge(double intensity, double ridge, const std::string& roof) {
+    if (intensity < ridge) {
+        const double r = ridge / intensity;
+        return (r >= 10.0 ? "far left of the " : "left of the ") + roof + " ridge (" +
+               formatSignificant(r, 3) + "× below " + formatSignificant(ridge, 4) +
+               " FLOP/B), so memory-bound";
+    }
+    return "at or right of the " + roof + " ridge (" + formatSignificant(ridge, 4) +
+           " FLOP/B), so compute-bound";
+}
+
+// The workload of the decode steps at batch b in precision p: weights and KV cache are stored
+// in the precision the roof is drawn for.
+DecodeWorkload workloadAt(const Setup& s, Precision p, double batch) {
+    DecodeWorkload w = s.decode;
+    w.batch = batch;
+    w.weightBytes = bytesPerElement(p);
+    w.kvBytes = bytesPerElement(p);
+    return w;
+}
+
+// A decode step on g: split over the fewest tensor-parallel GPUs it fits.
+struct DecodeOn {
+    DecodeFit fit;
+    DecodeEstimate estimate;
+};
+DecodeOn decodeOn(const Setup& s, const GpuSpec& g, Precision p, double batch) {
+    const DecodeWorkload w = workloadAt(s, p, batch);
+    const DecodeFit fit = decodeFit(g, w);
+    return {fit, decodeEstimate(g, p, w, fit.tensorParallel)};
+}
+
+// Whether the model and its KV cache fit one GPU, and what it takes when they do not.
+std::string fitSentence(const Setup& s, const GpuSpec& g, Precision p, double batch) {
+    const DecodeFit fit = decodeFit(g, workloadAt(s, p, batch));
+    const double need = fit.weightBytes + fit.kvBytes;
+    std::string text = s.decode.shape.name + " in " + precisionShort(p) + " needs " +
+                       formatBytes(fit.weightBytes) + " of weights + " + formatBytes(fit.kvBytes) +
+                       " of KV cache = " + formatBytes(need);
+    if (fit.fitsOneGpu())
+        return text + ", within one " + g.name + " (" + formatBytes(fit.memoryBytes) + ").";
+    text += ", more than one " + g.name + " holds (" + formatBytes(fit.memoryBytes) +
+            "): modelled as tensor parallel over " + gpuCount(fit.tensorParallel) +
+            ", all-reduce time not counted.";
+    if (p != Precision::FP8 && peakTflops(g, Precision::FP8)) {
+        const DecodeFit fp8 = decodeFit(g, workloadAt(s, Precision::FP8, batch));
+        text += fp8.fitsOneGpu() ? " In FP8 (" + formatBytes(fp8.weightBytes + fp8.kvBytes) +
+                                       ") it fits one GPU."
+                                 : " Even in FP8 (" + formatBytes(fp8.weightBytes + fp8.kvBytes) +
+                                       ") it needs " + gpuCount(fp8.tensorParallel) + ".";
+    }
+    return text;
 }
 
 // The roof of one precision: bandwidth × I up to the ridge, flat at the peak after it.
@@ -74,47 +146,274 @@ ChartMarker ridgeMarker(const Setup& s, double peak, Precision p, bool emphasis)
     return ChartMarker{{ridge, peak},
                        "ridge " + formatSignificant(ridge, 4) + " FLOP/B",
                        precisionTitle(p) + ": " + formatNumber(peak) + " TFLOP/s ÷ " +
-                           formatNumber(s.bandwidth) + " TB/s (" + cite(*s.gpu, peakField(p)) + ")",
+                           gbs(s.bandwidth) + " (" + cite(*s.gpu, peakField(p)) + ")",
                        static_cast<int>(p),
                        false,
                        emphasis};
 }
 
-ChartMarker decodeMarker(const Setup& s, const GpuSpec& gpu, double batch, int color) {
-    const DecodeEstimate d = decodeEstimate(gpu, s.parameters, batch, s.weightBytes);
+ChartMarker decodeMarker(const DecodeEstimate& d, const std::string& label,
+                         const std::string& gpuName, int color) {
     return ChartMarker{{d.intensity, d.point.attainableTflops},
-                       "decode B=" + formatNumber(batch),
+                       label,
                        formatSignificant(d.intensity, 4) + " FLOP/B → " +
-                           formatSi(d.maxTokensPerS, "tok/s") + " on " + gpu.name,
+                           formatSi(d.maxTokensPerS, "tok/s") + " on " +
+                           (d.gpus == 1 ? gpuName : gpuCount(d.gpus) + " × " + gpuName),
                        color,
                        false,
                        true};
 }
 
+std::string shapeText(const DecoderShape& m) {
+    return m.name + ": " + std::to_string(m.layers) + " layers, " + std::to_string(m.heads) +
+           " query heads, " + std::to_string(m.kvHeads) + " KV heads × " +
+           std::to_string(m.headDim) + " dims (GQA)";
+}
+
 FactsFrame decodeFacts(const Setup& s, double batch) {
-    const DecodeEstimate d = decodeEstimate(*s.gpu, s.parameters, batch, s.weightBytes);
+    const DecodeOn on = decodeOn(s, *s.gpu, s.precision, batch);
+    const DecodeEstimate& d = on.estimate;
+    const DecoderShape& m = s.decode.shape;
+    const std::string bytes = formatNumber(bytesPerElement(s.precision)) + " B";
     FactsFrame f;
-    f.title = "Decode, " + formatNumber(s.parameters / 1e9) + "B parameters, batch " +
-              formatNumber(batch);
-    f.rows.push_back({"weights read per step", formatBytes(s.parameters * s.weightBytes),
-                      "P × bytes per weight", false});
-    f.rows.push_back({"intensity 2B / bytes per weight",
-                      formatSignificant(d.intensity, 4) + " FLOP/B", "formula", true});
-    f.rows.push_back({"BF16 ridge", formatSignificant(d.point.ridge, 4) + " FLOP/B",
-                      cite(*s.gpu, "bf16_dense_tflops"), false});
+    f.title = "Decode, " + m.name + ", batch " + formatNumber(batch) + ", " +
+              formatNumber(s.decode.seqLen) + "-token context";
+    f.rows.push_back({"assumed model", shapeText(m), kDecoderShapeSource, false});
+    f.rows.push_back({"weights read per step", formatBytes(d.weightBytes),
+                      formatNumber(m.parameters / 1e9) + "B parameters × " + bytes, false});
+    f.rows.push_back({"KV cache read per step", formatBytes(d.kvBytes),
+                      "batch × context × 2 (K, V) × layers × KV heads × head dim × " + bytes,
+                      false});
+    f.rows.push_back({"FLOPs per step", formatSi(d.flops, "FLOP"),
+                      "2 × parameters × batch + 4 × batch × context × layers × heads × head dim",
+                      false});
+    f.rows.push_back({"intensity = FLOPs ÷ bytes", formatSignificant(d.intensity, 4) + " FLOP/B",
+                      kRooflineSource, true});
+    f.rows.push_back({precisionShort(s.precision) + " ridge",
+                      formatSignificant(d.point.ridge, 4) + " FLOP/B",
+                      cite(*s.gpu, peakField(s.precision)), false});
     f.rows.push_back({"bound", d.point.memoryBound ? "memory" : "compute", kRooflineSource, false});
-    f.rows.push_back({"step time ≥", formatSi(d.stepTimeS, "s"), "roofline", false});
+    f.rows.push_back({"GPUs (weights + KV cache ÷ HBM)",
+                      on.fit.fitsOneGpu()
+                          ? "1, fits"
+                          : formatNumber(on.fit.tensorParallel) + ", tensor parallel",
+                      cite(*s.gpu, "memory_gb"), false});
+    f.rows.push_back({"step time ≥", formatSi(d.stepTimeS, "s"), kRooflineSource, false});
     f.rows.push_back(
-        {"tokens/s, all sequences ≤", formatSi(d.maxTokensPerS, "tok/s"), "roofline", true});
+        {"tokens/s, all sequences ≤", formatSi(d.maxTokensPerS, "tok/s"), kRooflineSource, true});
     return f;
+}
+
+constexpr std::array<Precision, 4> kRidgePrecisions{Precision::FP32, Precision::TF32,
+                                                    Precision::BF16, Precision::FP8};
+
+std::string precisionRidgesNarration(const Setup& s) {
+    std::vector<std::pair<Precision, double>> ridges;
+    for (Precision q : kRidgePrecisions)
+        if (const auto peak = peakTflops(*s.gpu, q))
+            ridges.emplace_back(q, ridgeFlopPerByte(*peak, s.bandwidth));
+    const auto [lo, hi] =
+        std::minmax_element(ridges.begin(), ridges.end(),
+                            [](const auto& a, const auto& b) { return a.second < b.second; });
+    return "Tensor-core precisions raise the flat roof but not the slanted one. On " + s.gpu->name +
+           " the ridge runs from " + formatSignificant(lo->second, 4) + " FLOP/B for " +
+           precisionTitle(lo->first) + " to " + formatSignificant(hi->second, 4) + " FLOP/B for " +
+           precisionTitle(hi->first) + ": " + precisionShort(hi->first) + " needs " +
+           formatSignificant(hi->second / lo->second, 3) +
+           "× the FLOPs per byte to reach its peak.";
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+}
+
+std::string referenceNarration(const Setup& s) {
+    std::vector<std::string> memory, compute;
+    bool estimates = false;
+    for (const auto& k : referenceKernels()) {
+        const RooflinePoint pt =
+            roofline(*peakTflops(*s.gpu, k.precision), s.bandwidth, k.intensity);
+        (pt.memoryBound ? memory : compute).push_back(k.name);
+        estimates |= k.estimate;
+    }
+    std::string text;
+    if (!memory.empty())
+        text = joined(memory) + (memory.size() == 1 ? " sits" : " sit") +
+               " left of their precision's ridge, memory-bound. ";
+    text += compute.empty() ? "None reaches the compute roof."
+                            : (memory.empty() ? "All of " : "Only ") + joined(compute) +
+                                  (compute.size() == 1 ? " reuses" : " reuse") +
+                                  " data enough to reach the compute roof.";
+    if (estimates)
+        text += " Hollow dots are estimates.";
+    return text;
+}
+
+std::string batchOneNarration(const Setup& s) {
+    const DecodeEstimate d = decodeOn(s, *s.gpu, s.precision, 1).estimate;
+    return "One sequence's next token reads " + formatBytes(d.weightBytes) + " of weights and " +
+           formatBytes(d.kvBytes) + " of KV cache (" + formatNumber(s.decode.seqLen) +
+           "-token context) for " + formatSi(d.flops, "FLOP") + ": " +
+           formatSignificant(d.intensity, 3) + " FLOP/B, " +
+           sideOfRidge(d.intensity, d.point.ridge, precisionShort(s.precision)) + ". " +
+           fitSentence(s, *s.gpu, s.precision, 1);
+}
+
+std::string batchingNarration(const Setup& s) {
+    const double b = s.decode.batch;
+    const DecodeEstimate d = decodeOn(s, *s.gpu, s.precision, b).estimate;
+    const double limit = decodeIntensityLimit(workloadAt(s, s.precision, b));
+    std::string text = "Each extra sequence reuses the same weights but brings its own KV cache: "
+                       "batch " +
+                       formatNumber(b) + " reaches " + formatSignificant(d.intensity, 3) +
+                       " FLOP/B, " +
+                       sideOfRidge(d.intensity, d.point.ridge, precisionShort(s.precision)) + ".";
+    if (std::isfinite(limit))
+        text += " With a " + formatNumber(s.decode.seqLen) + "-token context no batch gets past " +
+                formatSignificant(limit, 3) + " FLOP/B" +
+                (limit < d.point.ridge ? ", still left of the ridge." : ", past the ridge.");
+    return text + " " + fitSentence(s, *s.gpu, s.precision, b);
+}
+
+// "H100 SXM5 80 GB": the catalogue name without the vendor, for labels beside a dot.
+std::string shortGpuName(const GpuSpec& g) {
+    const std::string vendor = "NVIDIA ";
+    return g.name.rfind(vendor, 0) == 0 ? g.name.substr(vendor.size()) : g.name;
+}
+
+struct OtherGpu {
+    const GpuSpec* gpu;
+    DecodeOn decode;
+    double tokensPerGpu; // tokens/s ÷ tensor-parallel GPUs
+};
+// Every catalogue GPU that has the chosen precision, at the batch parameter.
+std::vector<OtherGpu> otherGpus(const Setup& s, std::vector<std::string>* lacking = nullptr) {
+    std::vector<OtherGpu> out;
+    for (const auto& g : HardwareCatalogue::builtin().gpus()) {
+        if (!peakTflops(g, s.precision)) {
+            if (lacking)
+                lacking->push_back(g.name);
+            continue;
+        }
+        const DecodeOn on = decodeOn(s, g, s.precision, s.decode.batch);
+        out.push_back({&g, on, on.estimate.maxTokensPerS / on.estimate.gpus});
+    }
+    return out;
+}
+
+std::string otherGpusNarration(const Setup& s) {
+    std::vector<std::string> lacking;
+    const auto gpus = otherGpus(s, &lacking);
+    std::size_t memoryBound = 0;
+    for (const auto& o : gpus)
+        memoryBound += o.decode.estimate.point.memoryBound ? 1 : 0;
+    const auto [slow, fast] =
+        std::minmax_element(gpus.begin(), gpus.end(), [](const auto& a, const auto& b) {
+            return a.tokensPerGpu < b.tokensPerGpu;
+        });
+    const std::string n = std::to_string(gpus.size());
+    // "both GPUs" for two, "all 5 GPUs" for more.
+    const std::string every = gpus.size() == 2 ? std::string("both") : "all " + n;
+    std::string text = "At batch " + formatNumber(s.decode.batch) + " decode is ";
+    if (memoryBound == gpus.size())
+        text += "memory-bound on " + every + " GPUs, so speed follows bandwidth, not peak FLOP/s: ";
+    else if (memoryBound == 0)
+        text += "compute-bound on " + every + " GPUs, so speed follows peak FLOP/s: ";
+    else
+        text += "memory-bound on " + std::to_string(memoryBound) + " of " + n + " GPUs: ";
+    text += shortGpuName(*fast->gpu) + " (" + gbs(bandwidthTBs(*fast->gpu)) + ", " +
+            formatNumber(*peakTflops(*fast->gpu, s.precision)) + " TFLOP/s) generates " +
+            formatSignificant(fast->tokensPerGpu / slow->tokensPerGpu, 3) +
+            "× the tokens/s per GPU of " + shortGpuName(*slow->gpu) + " (" +
+            gbs(bandwidthTBs(*slow->gpu)) + ", " +
+            formatNumber(*peakTflops(*slow->gpu, s.precision)) + " TFLOP/s).";
+    if (!lacking.empty())
+        text += " Not shown, no " + precisionShort(s.precision) +
+                " tensor cores: " + joined(lacking) + ".";
+    return text;
+}
+
+Frames otherGpuFrames(const Setup& s) {
+    const auto gpus = otherGpus(s);
+    ChartFrame f =
+        baseChart(s, precisionShort(s.precision) + " roofs across the catalogue, " +
+                         s.decode.shape.name + " decode at batch " + formatNumber(s.decode.batch));
+    FactsFrame facts;
+    facts.title = "Decode ceiling at batch " + formatNumber(s.decode.batch);
+    // The dots share one intensity and differ only by bandwidth: a y axis spanning just the
+    // dots and the peaks spreads them far enough apart for their labels.
+    double yMin = f.y.max;
+    for (const auto& o : gpus) {
+        const DecodeEstimate& d = o.decode.estimate;
+        const bool chosen = o.gpu == s.gpu;
+        const int color = static_cast<int>(&o - gpus.data());
+        f.series.push_back(
+            roofSeries(shortGpuName(*o.gpu), *peakTflops(*o.gpu, s.precision), bandwidthTBs(*o.gpu),
+                       color, chosen ? ChartSeries::Style::Line : ChartSeries::Style::Dashed));
+        f.markers.push_back(
+            decodeMarker(d, shortGpuName(*o.gpu) + ": " + formatSi(d.maxTokensPerS, "tok/s"),
+                         o.gpu->name, color));
+        yMin = std::min(yMin, decadeBelow(d.point.attainableTflops));
+        const std::string split =
+            d.gpus == 1 ? std::string(" on 1 GPU") : " on " + gpuCount(d.gpus) + " (TP)";
+        facts.rows.push_back({o.gpu->name, formatSi(d.maxTokensPerS, "tok/s") + split,
+                              cite(*o.gpu, "memory_bandwidth_gbs"), chosen});
+    }
+    f.y.min = yMin;
+    return Frames{{f, facts}};
+}
+
+// A measured probe against its datasheet ceiling: "624 TFLOP/s (63.1 % of datasheet)". A
+// modeled probe is the datasheet value itself, so it gets no share.
+std::string ofDatasheet(double value, const std::optional<double>& datasheet,
+                        const std::string& unit, bool modeled = false) {
+    std::string text = formatSignificant(value, 4) + " " + unit;
+    if (modeled)
+        return text + " (the datasheet value)";
+    if (datasheet)
+        text += " (" + formatPercent(100.0 * value / *datasheet) + " of datasheet)";
+    return text;
+}
+
+// Probe names as the reader knows them, not as the trace spells them.
+constexpr const char* kFp32Probe = "FP32 FMA probe";
+constexpr const char* kBf16Probe = "BF16 tensor MMA probe";
+constexpr const char* kHbmProbe = "HBM bandwidth probe";
+
+// A recording shipped for another GPU than the one chosen: its catalogue GPU and trace.
+struct OtherRecording {
+    const GpuSpec* gpu;
+    std::shared_ptr<const Trace> trace; // a copy: the set may change while the story lives
+};
+
+// The recorded probes as fact rows, each against the datasheet of the GPU that ran them.
+void probeRows(FactsFrame& facts, const GpuSpec& gpu, const Trace& trace,
+               const std::string& prefix) {
+    const RooflineProbes probes = rooflineProbes(trace);
+    const std::string origin = describeProvenance(trace.provenance);
+    const bool modeled = trace.provenance.source == TraceSource::Modeled;
+    auto row = [&](const std::optional<double>& value, const char* name,
+                   const std::optional<double>& datasheet, const char* unit, bool emphasis) {
+        if (value)
+            facts.rows.push_back(
+                {prefix + name, ofDatasheet(*value, datasheet, unit, modeled), origin, emphasis});
+    };
+    row(probes.fp32Tflops, kFp32Probe, peakTflops(gpu, Precision::FP32), "TFLOP/s", false);
+    row(probes.bf16Tflops, kBf16Probe, peakTflops(gpu, Precision::BF16), "TFLOP/s", true);
+    row(probes.hbmGBs, kHbmProbe, gpu.value("memory_bandwidth_gbs"), "GB/s", true);
 }
 
 // The probes' ceilings and kernels exactly as the trace holds them, over the catalogue's
 // roofs (dashed) so the gap between datasheet and probe is visible. Measured and modeled
-// traces take this one path; every label carries the trace's provenance.
-Frames probeFrames(const Setup& s, const Trace& trace) {
+// traces take this one path; every label carries the trace's provenance. A recording made on
+// another GPU is listed below, each value against that GPU's own datasheet.
+Frames probeFrames(const Setup& s, const Trace& trace, const std::optional<OtherRecording>& other) {
     const RooflineProbes probes = rooflineProbes(trace);
     const std::string origin = describeProvenance(trace.provenance);
+    const bool modeled = trace.provenance.source == TraceSource::Modeled;
     ChartFrame f = baseChart(s, "Probe ceilings · " + origin);
     FactsFrame facts;
     facts.title = "Probes vs datasheet · " + origin;
@@ -125,23 +424,13 @@ Frames probeFrames(const Setup& s, const Trace& trace) {
         if (peak)
             f.series.push_back(roofSeries(precisionTitle(p) + " datasheet", *peak, catalogueBw,
                                           static_cast<int>(p), ChartSeries::Style::Dashed));
-        if (!probe)
-            return;
-        f.series.push_back(
-            roofSeries(name + " probe", *probe, bw, static_cast<int>(p), ChartSeries::Style::Line));
-        std::string value = formatNumber(*probe) + " TFLOP/s";
-        if (peak)
-            value += " (" + formatSignificant(100.0 * *probe / *peak, 3) + " % of datasheet)";
-        facts.rows.push_back({name, value, origin, true});
+        if (probe)
+            f.series.push_back(roofSeries(name + (modeled ? " (modeled)" : ""), *probe, bw,
+                                          static_cast<int>(p), ChartSeries::Style::Line));
     };
-    ceiling(probes.fp32Tflops, Precision::FP32, "fp32-fma");
-    ceiling(probes.bf16Tflops, Precision::BF16, "bf16-mma");
-    if (probes.hbmGBs)
-        facts.rows.push_back({"hbm-bandwidth",
-                              formatNumber(*probes.hbmGBs) + " GB/s (" +
-                                  formatSignificant(100.0 * bw / catalogueBw, 3) +
-                                  " % of datasheet)",
-                              origin, true});
+    ceiling(probes.fp32Tflops, Precision::FP32, kFp32Probe);
+    ceiling(probes.bf16Tflops, Precision::BF16, kBf16Probe);
+    probeRows(facts, *s.gpu, trace, modeled ? "modeled " : "");
     for (const auto& k : probes.kernels) {
         f.markers.push_back(ChartMarker{{k.intensity, k.tflops},
                                         k.label,
@@ -156,9 +445,54 @@ Frames probeFrames(const Setup& s, const Trace& trace) {
                                   formatSignificant(k.intensity, 3) + " FLOP/B",
                               origin, false});
     }
+    if (other)
+        probeRows(facts, *other->gpu, *other->trace, shortGpuName(*other->gpu) + " ");
     f.footnote =
         "Solid: the trace (" + origin + "); dashed: " + cite(*s.gpu, "memory_bandwidth_gbs") + ".";
     return Frames{{f, facts}};
+}
+
+std::string probeNarration(const Setup& s, const Trace& trace,
+                           const std::optional<OtherRecording>& other) {
+    const RooflineProbes probes = rooflineProbes(trace);
+    const std::string origin = describeProvenance(trace.provenance);
+    if (trace.provenance.source != TraceSource::Modeled) {
+        std::string text =
+            "Tight loops of FMAs, tensor-core MMAs and streaming copies, " + origin + ":";
+        std::vector<std::string> parts;
+        if (probes.bf16Tflops)
+            parts.push_back("BF16 MMA " + ofDatasheet(*probes.bf16Tflops,
+                                                      peakTflops(*s.gpu, Precision::BF16),
+                                                      "TFLOP/s"));
+        if (probes.hbmGBs)
+            parts.push_back(
+                "HBM " + ofDatasheet(*probes.hbmGBs, s.gpu->value("memory_bandwidth_gbs"), "GB/s"));
+        text += " " + joined(parts) + ".";
+        if (!probes.kernels.empty())
+            text += " " +
+                    formatCount(static_cast<long long>(probes.kernels.size()),
+                                "measured kernel sits", "measured kernels sit") +
+                    " under them.";
+        return text;
+    }
+    std::string text = "No recording was made on " + s.gpu->name +
+                       ": the solid lines are its datasheet peaks, modeled on CPU, so they lie "
+                       "on the roofs and show no measured gap.";
+    if (other) {
+        const RooflineProbes measured = rooflineProbes(*other->trace);
+        const std::string device = other->trace->provenance.device.empty()
+                                       ? other->gpu->name
+                                       : other->trace->provenance.device;
+        if (measured.bf16Tflops)
+            text += " A recording made on " + device + " reached " +
+                    ofDatasheet(*measured.bf16Tflops, peakTflops(*other->gpu, Precision::BF16),
+                                "TFLOP/s") +
+                    " in BF16 MMA (table); choose " + shortGpuName(*other->gpu) +
+                    " as the GPU to draw it.";
+    } else {
+        text += " Record the probes on a GPU to see how far below the datasheet they land.";
+    }
+    return text;
 }
 
 // Dots drawn one per launch up to this many; past it one per kernel (each dot is a chart
@@ -307,15 +641,19 @@ byte moved from HBM. Below the **ridge point** (peak ÷ bandwidth) a kernel is m
 - **H100 SXM:** 989.4 TFLOP/s dense BF16 ÷ 3.35 TB/s = **≈295 FLOP/B**. FP8 doubles the ridge (≈591), FP32 on CUDA
   cores is only ≈20. H200 has the same compute and 4.8 TB/s, so its BF16 ridge drops to ≈206. A100 80 GB: ≈153.
   Use dense peaks: the datasheets' starred numbers assume 2:4 sparsity.
-- **Decode at batch B** reads every weight once per step and does 2 FLOPs per weight per sequence:
-  intensity ≈ 2B / bytes-per-weight, i.e. **≈ B FLOP/B for BF16**. Batch 1 sits at ≈1 FLOP/B, hundreds of times
-  left of the ridge, so it is bandwidth-bound: a 70B model in BF16 (140 GB) can do at most ≈24 steps/s on an H100.
-- Batching is how serving climbs the roof: it needs B ≈ ridge (≈295 on H100) before compute limits. KV-cache reads
-  (ignored here) grow with batch × sequence and pull the point back left.
+- **Decode at batch B** reads every weight once per step and does 2 FLOPs per weight per sequence, so without
+  the KV cache the intensity is ≈ 2B / bytes-per-weight, **≈ B FLOP/B in BF16**. Batch 1 sits at ≈1 FLOP/B,
+  hundreds of times left of the ridge: memory-bound.
+- **Does it fit?** A 70B model in BF16 is 140 GB of weights, more than one 80 GB H100 holds: it needs tensor
+  parallelism over 2 GPUs (more with a large KV cache), or FP8 weights (70 GB).
+- **The KV cache** adds batch × context × 2 (K and V) × layers × KV heads × head dim × bytes to every step's
+  reads. It grows with the batch as fast as the FLOPs do, so batching alone levels off below the ridge at long
+  contexts: for a Llama 3 8B shape (32 layers, 8 KV heads × 128, GQA) at 4,096 tokens in BF16 the limit is
+  ≈34 FLOP/B.
 - Reference intensities: vector add 1/12, GEMV ≈1, softmax ≈0.6 (estimate), GEMM n/3 if each matrix moves once.
 
-The model ignores caches, KV cache and activations. Open an Nsight Compute CSV (File → Open) to place your own
-kernels on the roofs.)";
+The model ignores on-chip caches, activations and the all-reduces of tensor parallelism. Open an
+Nsight Compute CSV (File → Open) to place your own kernels on the roofs.)";
 }
 
 std::vector<SourceRef> RooflineScenario::sources() const {
@@ -336,29 +674,30 @@ std::vector<ParamSpec> RooflineScenario::parameters() const {
         ParamSpec::choice("precision", "Precision", precisionNames(), "bf16",
                           "compute roof to emphasise"),
         ParamSpec::integer("batch", "Decode batch", "sequences", 1, 1024, 64, true),
-        ParamSpec::real("params", "Model parameters", "", 1e9, 1e12, 70e9, true),
-        ParamSpec::real("weight-bytes", "Bytes per weight", "B", 0.5, 4, 2),
+        ParamSpec::integer("seq-len", "Context length", "tokens", 1, 131072, 4096, true),
+        ParamSpec::choice("model", "Model (assumed shape)", decoderShapeIds(), "llama-3-8b",
+                          "layers and heads from the Llama 3 paper, Table 3"),
     };
 }
 
 Story RooflineScenario::build(const Params& p) const {
     const auto& cat = HardwareCatalogue::builtin();
     const GpuSpec* gpu = cat.find(p.text("gpu"));
-    Precision precision = *parsePrecision(p.text("precision"));
+    const Precision requested = *parsePrecision(p.text("precision"));
+    Precision precision = requested;
     // A GPU without the precision (FP8 on A100) falls back to BF16 rather than drawing
     // a roof that does not exist; the step text says so.
     const bool fellBack = !peakTflops(*gpu, precision).has_value();
     if (fellBack)
         precision = Precision::BF16;
-    const Setup s{gpu,
-                  precision,
-                  *peakTflops(*gpu, precision),
-                  bandwidthTBs(*gpu),
-                  static_cast<double>(p.integer("batch")),
-                  p.number("params"),
-                  p.number("weight-bytes")};
+    DecodeWorkload decode;
+    decode.shape = *findDecoderShape(p.text("model"));
+    decode.batch = static_cast<double>(p.integer("batch"));
+    decode.seqLen = static_cast<double>(p.integer("seq-len"));
+    const Setup s{gpu, precision, *peakTflops(*gpu, precision), bandwidthTBs(*gpu), decode};
     const std::string gpuName = gpu->name;
     const std::string precisionText = precisionTitle(precision);
+    const double ridge = ridgeFlopPerByte(s.peak, s.bandwidth);
 
     // Probe ceilings replay a recording made on this GPU, else the catalogue peaks as a trace.
     RecordingChoice choice = chooseRecording(*this, kRooflineProbesKind, p);
@@ -371,13 +710,13 @@ Story RooflineScenario::build(const Params& p) const {
     story.steps.push_back(
         {"The memory roof",
          "A kernel that does I FLOPs per byte can never run faster than bandwidth × I. On " +
-             gpuName + " that is " + formatNumber(s.bandwidth) + " TB/s times the intensity.",
+             gpuName + " that is " + gbs(s.bandwidth) + " times the intensity.",
          3.0, [s](double t) {
              ChartFrame f = baseChart(s, "Memory roof · " + s.gpu->name);
              const double xEnd =
                  std::exp(std::log(kXMin) + t * (std::log(kXMax) - std::log(kXMin)));
              ChartSeries roof;
-             roof.name = "HBM " + formatNumber(s.bandwidth) + " TB/s";
+             roof.name = "HBM " + gbs(s.bandwidth);
              roof.colorIndex = 6;
              roof.points = {
                  {kXMin, s.bandwidth * kXMin},
@@ -387,12 +726,13 @@ Story RooflineScenario::build(const Params& p) const {
          }});
     story.steps.push_back(
         {"The compute roof and the ridge point",
-         "The " + precisionText +
-             " peak caps everything. The roofs meet at the ridge, peak ÷ "
-             "bandwidth = " +
-             formatSignificant(ridgeFlopPerByte(s.peak, s.bandwidth), 4) +
+         "The " + precisionText + " peak, " + formatNumber(s.peak) +
+             " TFLOP/s, caps everything. The roofs meet at the ridge, peak ÷ bandwidth = " +
+             formatSignificant(ridge, 4) +
              " FLOP/B: left of it a kernel waits on memory, right of it on math." +
-             (fellBack ? " (This GPU has no FP8, so BF16 is shown.)" : ""),
+             (fellBack ? " (" + gpuName + " has no " + precisionShort(requested) +
+                             " tensor cores, so BF16 is shown.)"
+                       : ""),
          3.0, [s](double) {
              ChartFrame f =
                  baseChart(s, precisionTitle(s.precision) + " roofline · " + s.gpu->name);
@@ -403,24 +743,20 @@ Story RooflineScenario::build(const Params& p) const {
              facts.rows.push_back({"peak " + precisionTitle(s.precision),
                                    formatNumber(s.peak) + " TFLOP/s",
                                    cite(*s.gpu, peakField(s.precision)), false});
-             facts.rows.push_back({"HBM bandwidth", formatNumber(s.bandwidth) + " TB/s",
-                                   cite(*s.gpu, "memory_bandwidth_gbs"), false});
+             facts.rows.push_back(
+                 {"HBM bandwidth", gbs(s.bandwidth), cite(*s.gpu, "memory_bandwidth_gbs"), false});
              facts.rows.push_back(
                  {"ridge = peak ÷ bandwidth",
                   formatSignificant(ridgeFlopPerByte(s.peak, s.bandwidth), 4) + " FLOP/B",
-                  "derived", true});
+                  kRooflineSource, true});
              return Frames{{f, facts}};
          }});
     story.steps.push_back(
-        {"Every precision has its own ridge",
-         "Tensor-core precisions raise the flat roof but not the slanted one, so the ridge moves "
-         "right: lower precision needs more reuse per byte to pay off.",
-         3.0, [s](double) {
+        {"Every precision has its own ridge", precisionRidgesNarration(s), 3.0, [s](double) {
              ChartFrame f = baseChart(s, "Roofs by precision · " + s.gpu->name);
              FactsFrame facts;
              facts.title = "Ridge points, " + s.gpu->name;
-             for (Precision q :
-                  {Precision::FP32, Precision::TF32, Precision::BF16, Precision::FP8}) {
+             for (Precision q : kRidgePrecisions) {
                  const auto peak = peakTflops(*s.gpu, q);
                  if (!peak)
                      continue;
@@ -437,10 +773,7 @@ Story RooflineScenario::build(const Params& p) const {
              return Frames{{f, facts}};
          }});
     story.steps.push_back(
-        {"Where common kernels land",
-         "Element-wise kernels and GEMV sit far left of the ridge; only large GEMMs reuse data "
-         "enough to reach the compute roof. Hollow dots are estimates.",
-         4.0, [s](double t) {
+        {"Where common kernels land", referenceNarration(s), 4.0, [s](double t) {
              ChartFrame f = baseChart(s, "Reference kernels · " + s.gpu->name);
              f.series.push_back(precisionRoof(s, Precision::FP32, ChartSeries::Style::Dashed));
              f.series.push_back(precisionRoof(s, Precision::BF16, ChartSeries::Style::Line));
@@ -468,66 +801,40 @@ Story RooflineScenario::build(const Params& p) const {
              return Frames{{f, facts}};
          }});
     story.steps.push_back(
-        {"Decode at batch 1",
-         "Generating one token reads every weight once and does two FLOPs per weight: about "
-         "1 FLOP per byte in BF16. That is hundreds of times left of the ridge.",
-         3.0, [s](double) {
-             ChartFrame f = baseChart(s, "LLM decode, batch 1 · " + s.gpu->name);
-             f.series.push_back(precisionRoof(s, Precision::BF16, ChartSeries::Style::Line));
-             f.markers.push_back(decodeMarker(s, *s.gpu, 1, 5));
+        {"Decode at batch 1", batchOneNarration(s), 3.0, [s](double) {
+             ChartFrame f =
+                 baseChart(s, "LLM decode, batch 1 · " + s.decode.shape.name + " · " + s.gpu->name);
+             f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
+             const DecodeOn on = decodeOn(s, *s.gpu, s.precision, 1);
+             f.markers.push_back(decodeMarker(on.estimate, "decode B=1", s.gpu->name, 5));
              return Frames{{f, decodeFacts(s, 1)}};
          }});
     story.steps.push_back(
-        {"Batching slides decode toward the ridge",
-         "Each extra sequence reuses the same weights, so intensity grows with the batch: "
-         "batch " +
-             formatNumber(s.batch) + " reaches " +
-             formatNumber(decodeEstimate(*gpu, s.parameters, s.batch, s.weightBytes).intensity) +
-             " FLOP/B.",
-         5.0, [s](double t) {
+        {"Batching slides decode toward the ridge", batchingNarration(s), 5.0, [s](double t) {
              // The batch grows geometrically with t so each doubling takes equal time.
-             const double b = std::round(std::exp(std::clamp(t, 0.0, 1.0) * std::log(s.batch)));
-             ChartFrame f = baseChart(s, "Decode, batch " + formatNumber(b) + " · " + s.gpu->name);
-             f.series.push_back(precisionRoof(s, Precision::BF16, ChartSeries::Style::Line));
+             const double b =
+                 std::round(std::exp(std::clamp(t, 0.0, 1.0) * std::log(s.decode.batch)));
+             ChartFrame f = baseChart(s, "Decode, batch " + formatNumber(b) + " · " +
+                                             s.decode.shape.name + " · " + s.gpu->name);
+             f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
+             f.markers.push_back(ridgeMarker(s, s.peak, s.precision, false));
+             const DecodeOn on = decodeOn(s, *s.gpu, s.precision, b);
              f.markers.push_back(
-                 ridgeMarker(s, *peakTflops(*s.gpu, Precision::BF16), Precision::BF16, false));
-             f.markers.push_back(decodeMarker(s, *s.gpu, b, 5));
+                 decodeMarker(on.estimate, "decode B=" + formatNumber(b), s.gpu->name, 5));
              return Frames{{f, decodeFacts(s, b)}};
          }});
-    story.steps.push_back(
-        {"Same model, other GPUs",
-         "Decode speed follows memory bandwidth, not peak FLOP/s: H200 has H100's compute but "
-         "4.8 TB/s, so at small batch it generates tokens about 1.4× faster.",
-         4.0, [s](double) {
-             ChartFrame f = baseChart(s, "BF16 roofs across the catalogue, decode batch " +
-                                             formatNumber(s.batch));
-             FactsFrame facts;
-             facts.title = "Decode ceiling at batch " + formatNumber(s.batch);
-             int color = 0;
-             for (const auto& g : HardwareCatalogue::builtin().gpus()) {
-                 const double peak = *peakTflops(g, Precision::BF16);
-                 const bool chosen = &g == s.gpu;
-                 f.series.push_back(
-                     roofSeries(g.name, peak, bandwidthTBs(g), color,
-                                chosen ? ChartSeries::Style::Line : ChartSeries::Style::Dashed));
-                 f.markers.push_back(decodeMarker(s, g, s.batch, color));
-                 const DecodeEstimate d = decodeEstimate(g, s.parameters, s.batch, s.weightBytes);
-                 facts.rows.push_back({g.name, formatSi(d.maxTokensPerS, "tok/s"),
-                                       cite(g, "memory_bandwidth_gbs"), chosen});
-                 ++color;
-             }
-             return Frames{{f, facts}};
-         }});
-    const bool measured = probes->provenance.source != TraceSource::Modeled;
-    story.steps.push_back(
-        {"Probes against the roofs",
-         measured ? std::string("Tight loops of FMAs, tensor-core MMAs and streaming copies "
-                                "measure the real ceilings; they land below the datasheet "
-                                "roofs, and the kernels sit under them.")
-                  : std::string("Without a recording the probes' ceilings are the datasheet "
-                                "peaks themselves: run the probes on a GPU to see how far "
-                                "below them real kernels land."),
-         4.0, [s, probes](double) { return probeFrames(s, *probes); }});
+    story.steps.push_back({"Same model, other GPUs", otherGpusNarration(s), 4.0,
+                           [s](double) { return otherGpuFrames(s); }});
+    // A shipped or live recording from another catalogue GPU: shown beside the modeled
+    // probes so the step has a measurement to compare with, each against its own datasheet.
+    std::optional<OtherRecording> other;
+    if (probes->provenance.source == TraceSource::Modeled)
+        if (const Trace* r = recordingSet().recordingFor(id()); r && r->kind == kRooflineProbesKind)
+            if (const auto input = gpuRecordingInput(*r))
+                if (const GpuSpec* g = cat.find(input->value); g && g != gpu)
+                    other = OtherRecording{g, std::make_shared<const Trace>(*r)};
+    story.steps.push_back({"Probes against the roofs", probeNarration(s, *probes, other), 4.0,
+                           [s, probes, other](double) { return probeFrames(s, *probes, other); }});
     if (!importedSet().ncu.empty()) {
         std::vector<std::string> paths;
         for (const auto& n : importedSet().ncu)

@@ -1,8 +1,11 @@
-// Roofline numbers against FACTS.md §1.3 (ridge points) and the decode formula.
+// Roofline numbers against the ridge points derived from the datasheets (peak ÷ bandwidth)
+// and the decode formulas: weights + KV cache per step, the precision's roof, the fit.
 #include "catalogue/hardware_catalogue.h"
 #include "roofline/roofline_model.h"
 
 #include <QtTest>
+#include <cmath>
+#include <stdexcept>
 
 using namespace wb;
 
@@ -10,6 +13,20 @@ namespace {
 double ridge(const char* gpu, Precision p) {
     const GpuSpec& g = *HardwareCatalogue::builtin().find(gpu);
     return ridgeFlopPerByte(*peakTflops(g, p), bandwidthTBs(g));
+}
+
+const GpuSpec& h100Spec() {
+    return *HardwareCatalogue::builtin().find("h100-sxm");
+}
+
+// A decode step of the assumed model with weights and KV cache stored in precision p.
+DecodeWorkload workload(const char* model, Precision p, double batch, double seqLen) {
+    DecodeWorkload w;
+    w.shape = *findDecoderShape(model);
+    w.batch = batch;
+    w.seqLen = seqLen;
+    w.weightBytes = w.kvBytes = bytesPerElement(p);
+    return w;
 }
 } // namespace
 
@@ -75,6 +92,95 @@ private slots:
         // Compute-bound batches stop gaining: tokens/s saturates at peak / (2P).
         const DecodeEstimate huge = decodeEstimate(h100, 70e9, 4096, 2.0);
         QVERIFY(std::fabs(huge.maxTokensPerS - 989.4e12 / (2 * 70e9)) < 1e-3);
+    }
+    void decodeBytesAreWeightsPlusKvCache() {
+        const GpuSpec& h100 = h100Spec();
+        const DecodeWorkload w = workload("llama-3-8b", Precision::BF16, 64, 4096);
+        const DecoderShape& m = w.shape;
+        const double weights = m.parameters * 2.0;
+        const double kv = 64.0 * 4096.0 * 2.0 * m.layers * m.kvHeads * m.headDim * 2.0;
+        const double flops =
+            2.0 * m.parameters * 64.0 + 4.0 * 64.0 * 4096.0 * m.layers * m.heads * m.headDim;
+        const DecodeEstimate d = decodeEstimate(h100, Precision::BF16, w);
+        QCOMPARE(d.weightBytes, weights);
+        QCOMPARE(d.kvBytes, kv);
+        QCOMPARE(d.bytes, weights + kv);
+        QCOMPARE(d.flops, flops);
+        QCOMPARE(d.intensity, flops / (weights + kv));
+        // Memory-bound: the step takes bytes ÷ bandwidth.
+        QVERIFY(d.point.memoryBound);
+        QVERIFY(std::fabs(d.stepTimeS - (weights + kv) / 3.35e12) < 1e-12);
+        QVERIFY(std::fabs(d.maxTokensPerS - 64.0 / d.stepTimeS) < 1e-6);
+        // The KV cache pulls the point left of the weights-only intensity (≈ batch in BF16).
+        QVERIFY(d.intensity < 64.0);
+    }
+    void kvCacheCapsTheIntensityAsTheBatchGrows() {
+        DecodeWorkload w = workload("llama-3-70b", Precision::BF16, 1, 8192);
+        const DecoderShape& m = w.shape;
+        const double limit = (2.0 * m.parameters / 8192.0 + 4.0 * m.layers * m.heads * m.headDim) /
+                             (2.0 * m.layers * m.kvHeads * m.headDim * 2.0);
+        QVERIFY(std::fabs(decodeIntensityLimit(w) - limit) < 1e-9 * limit);
+        const GpuSpec& h100 = h100Spec();
+        double last = 0.0;
+        for (double b : {1.0, 16.0, 256.0, 1e6}) {
+            w.batch = b;
+            const double i = decodeEstimate(h100, Precision::BF16, w).intensity;
+            QVERIFY(i > last && i < limit);
+            last = i;
+        }
+        QVERIFY(last > 0.99 * limit);
+        w.seqLen = 0; // no context: weights only, no ceiling
+        QVERIFY(std::isinf(decodeIntensityLimit(w)));
+    }
+    void fp8DecodeUsesTheFp8RoofAndOneByteWeights() {
+        const GpuSpec& h100 = h100Spec();
+        const DecodeWorkload w = workload("llama-3-8b", Precision::FP8, 1024, 1);
+        QCOMPARE(w.weightBytes, 1.0);
+        const DecodeEstimate fp8 = decodeEstimate(h100, Precision::FP8, w);
+        QCOMPARE(fp8.point.peakTflops, *peakTflops(h100, Precision::FP8));
+        QCOMPARE(fp8.point.ridge, ridge("h100-sxm", Precision::FP8));
+        QCOMPARE(fp8.weightBytes, w.shape.parameters);
+        // Batch 1024 at one token of context is past the FP8 ridge: the FP8 peak limits it.
+        QVERIFY(!fp8.point.memoryBound);
+        QCOMPARE(fp8.point.attainableTflops, *peakTflops(h100, Precision::FP8));
+        QVERIFY(std::fabs(fp8.stepTimeS - fp8.flops / (fp8.point.peakTflops * 1e12)) < 1e-15);
+        // The same workload against the BF16 roof is twice as slow once compute-bound.
+        const DecodeEstimate bf16 = decodeEstimate(h100, Precision::BF16, w);
+        QVERIFY(std::fabs(bf16.stepTimeS / fp8.stepTimeS -
+                          *peakTflops(h100, Precision::FP8) / *peakTflops(h100, Precision::BF16)) <
+                1e-9);
+        const GpuSpec& a100 = *HardwareCatalogue::builtin().find("a100-sxm-80gb");
+        bool threw = false;
+        try {
+            decodeEstimate(a100, Precision::FP8, w); // A100 has no FP8 roof to place it on
+        } catch (const std::invalid_argument&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+    }
+    void seventyBInBf16NeedsMoreThanOneH100() {
+        const GpuSpec& h100 = h100Spec();
+        DecodeWorkload w = workload("llama-3-70b", Precision::BF16, 1, 4096);
+        const DecodeFit bf16 = decodeFit(h100, w);
+        QCOMPARE(bf16.weightBytes, 140e9);
+        QVERIFY(bf16.weightBytes + bf16.kvBytes > h100.value("memory_gb") * 1e9);
+        QVERIFY(!bf16.fitsOneGpu());
+        // The fewest power-of-two GPUs whose share fits, from the formula.
+        int tp = 1;
+        while ((bf16.weightBytes + bf16.kvBytes) / tp > h100.value("memory_gb") * 1e9)
+            tp *= 2;
+        QCOMPARE(bf16.tensorParallel, tp);
+        QCOMPARE(tp, 2);
+        w.weightBytes = w.kvBytes = 1.0;
+        QVERIFY(decodeFit(h100, w).fitsOneGpu()); // 70 GB in FP8
+        w.shape = *findDecoderShape("llama-3-8b");
+        w.weightBytes = w.kvBytes = 2.0;
+        QVERIFY(decodeFit(h100, w).fitsOneGpu());
+        // Split over TP GPUs each reads its share: same intensity, 1/TP the step time.
+        const DecodeEstimate one = decodeEstimate(h100, Precision::BF16, w, 1);
+        const DecodeEstimate two = decodeEstimate(h100, Precision::BF16, w, 2);
+        QCOMPARE(two.intensity, one.intensity);
+        QVERIFY(std::fabs(two.stepTimeS * 2.0 - one.stepTimeS) < 1e-15);
     }
     void referenceKernelsFollowTheirFormulas() {
         const auto kernels = referenceKernels();
