@@ -126,6 +126,15 @@ std::vector<std::string> decoderShapeIds() {
     return ids;
 }
 
+DecodeWorkload decodeWorkload(const DecoderShape& shape, Precision p, double batch, double seqLen) {
+    DecodeWorkload w;
+    w.shape = shape;
+    w.batch = batch;
+    w.seqLen = seqLen;
+    w.weightBytes = w.kvBytes = bytesPerElement(p);
+    return w;
+}
+
 double weightBytesTotal(const DecodeWorkload& w) {
     return w.shape.parameters * w.weightBytes;
 }

@@ -68,6 +68,9 @@ struct DecodeWorkload {
     double kvBytes = 2.0;     // bytes per KV-cache element
 };
 
+// B sequences of S context tokens on `shape`, weights and KV cache stored in precision p.
+DecodeWorkload decodeWorkload(const DecoderShape& shape, Precision p, double batch, double seqLen);
+
 double weightBytesTotal(const DecodeWorkload& w); // P × bytes per weight
 // batch × seqLen × 2 (K and V) × layers × kvHeads × headDim × bytes per element.
 double kvCacheBytes(const DecodeWorkload& w);

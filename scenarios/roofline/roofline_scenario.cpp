@@ -70,11 +70,7 @@ std::string sideOfRidge(double intensity, double ridge, const std::string& roof)
 // The workload of the decode steps at batch b in precision p: weights and KV cache are stored
 // in the precision the roof is drawn for.
 DecodeWorkload workloadAt(const Setup& s, Precision p, double batch) {
-    DecodeWorkload w = s.decode;
-    w.batch = batch;
-    w.weightBytes = bytesPerElement(p);
-    w.kvBytes = bytesPerElement(p);
-    return w;
+    return decodeWorkload(s.decode.shape, p, batch, s.decode.seqLen);
 }
 
 // A decode step on g: split over the fewest tensor-parallel GPUs it fits.
@@ -98,7 +94,7 @@ std::string fitSentence(const Setup& s, const GpuSpec& g, Precision p, double ba
     if (fit.fitsOneGpu())
         return text + ", within one " + g.name + " (" + formatBytes(fit.memoryBytes) + ").";
     text += ", more than one " + g.name + " holds (" + formatBytes(fit.memoryBytes) +
-            "): modelled as tensor parallel over " + gpuCount(fit.tensorParallel) +
+            "): modeled as tensor parallel over " + gpuCount(fit.tensorParallel) +
             ", all-reduce time not counted.";
     if (p != Precision::FP8 && peakTflops(g, Precision::FP8)) {
         const DecodeFit fp8 = decodeFit(g, workloadAt(s, Precision::FP8, batch));
@@ -690,10 +686,9 @@ Story RooflineScenario::build(const Params& p) const {
     const bool fellBack = !peakTflops(*gpu, precision).has_value();
     if (fellBack)
         precision = Precision::BF16;
-    DecodeWorkload decode;
-    decode.shape = *findDecoderShape(p.text("model"));
-    decode.batch = static_cast<double>(p.integer("batch"));
-    decode.seqLen = static_cast<double>(p.integer("seq-len"));
+    const DecodeWorkload decode = decodeWorkload(*findDecoderShape(p.text("model")), precision,
+                                                 static_cast<double>(p.integer("batch")),
+                                                 static_cast<double>(p.integer("seq-len")));
     const Setup s{gpu, precision, *peakTflops(*gpu, precision), bandwidthTBs(*gpu), decode};
     const std::string gpuName = gpu->name;
     const std::string precisionText = precisionTitle(precision);

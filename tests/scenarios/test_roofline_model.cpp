@@ -21,12 +21,7 @@ const GpuSpec& h100Spec() {
 
 // A decode step of the assumed model with weights and KV cache stored in precision p.
 DecodeWorkload workload(const char* model, Precision p, double batch, double seqLen) {
-    DecodeWorkload w;
-    w.shape = *findDecoderShape(model);
-    w.batch = batch;
-    w.seqLen = seqLen;
-    w.weightBytes = w.kvBytes = bytesPerElement(p);
-    return w;
+    return decodeWorkload(*findDecoderShape(model), p, batch, seqLen);
 }
 } // namespace
 

@@ -19,12 +19,7 @@ const GpuSpec& h100() {
 }
 
 DecodeWorkload workload(const char* model, Precision p, double batch, double seqLen) {
-    DecodeWorkload w;
-    w.shape = *findDecoderShape(model);
-    w.batch = batch;
-    w.seqLen = seqLen;
-    w.weightBytes = w.kvBytes = bytesPerElement(p);
-    return w;
+    return decodeWorkload(*findDecoderShape(model), p, batch, seqLen);
 }
 
 bool contains(const std::string& text, const std::string& part) {
