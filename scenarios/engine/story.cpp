@@ -1,8 +1,17 @@
 #include "engine/story.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace wb {
+
+bool checkAnswer(const CheckQuestion& q, double typed) {
+    if (!std::isfinite(typed))
+        return false;
+    const double slack = std::abs(q.answer) * std::max(0.0, q.tolerance);
+    return std::abs(typed - q.answer) <= slack;
+}
 
 Step& addWhiteboardStep(Story& story, std::string narration) {
     FactsFrame points;

@@ -61,13 +61,28 @@ struct Whiteboard {
     std::vector<WhiteboardPoint> points;
 };
 
+// A question the answer card asks before Reveal, answered by the model for this run's
+// parameters: the user types a number and is right when it lies within `tolerance` (relative,
+// 0.05 = ±5 %) of `answer`; `working` then shows how the model got there.
+struct CheckQuestion {
+    std::string question; // "How many 32-byte sectors does one warp's load touch?"
+    double answer = 0.0;  // in `unit`, as the question asks for it
+    std::string unit;     // "sectors", "GB/s", "%"; empty for a bare count
+    double tolerance = 0.0;
+    std::string working; // the arithmetic, with this run's numbers
+};
+
+// True when `typed` answers `q` within its tolerance (a zero answer needs an exact zero).
+bool checkAnswer(const CheckQuestion& q, double typed);
+
 struct Story {
     std::vector<Step> steps;
     // Where the frames' data comes from; shown in the status line and on exports. A story
     // that replays a measured trace says the device and date; models say so.
     std::string provenance = "modeled on CPU";
-    std::vector<ResultValue> results; // the model's values that every step may quote
-    Whiteboard whiteboard;            // empty points: the scenario has none yet
+    std::vector<ResultValue> results;  // the model's values that every step may quote
+    Whiteboard whiteboard;             // empty points: the scenario has none yet
+    std::vector<CheckQuestion> checks; // 1-3 questions the answer card asks before Reveal
 };
 
 // The title every closing step has.

@@ -256,6 +256,19 @@ Story SiliconMappingScenario::build(const Params& p) const {
                      std::to_string(summary.slotsPerWave)}),
          ""},
     };
+    story.checks = {
+        {fill("How many blocks of %1 threads fit on one SM at once?",
+              {std::to_string(kernel.threadsPerBlock)}),
+         static_cast<double>(occ.blocksPerSm), "blocks", 0.0,
+         fill("The tightest of the SM's limits (%1) allows %2.",
+              {limiterWords(occ.limiter), blocksPerSm})},
+        {fill("In how many waves does a grid of %1 run?",
+              {formatCount(summary.blocks, "block", "blocks")}),
+         static_cast<double>(summary.waves), "waves", 0.0,
+         fill("⌈%1 / (%2 SMs × %3 per SM)⌉ = ⌈%1 / %4⌉ = %5.",
+              {std::to_string(summary.blocks), std::to_string(sms), std::to_string(occ.blocksPerSm),
+               std::to_string(summary.slotsPerWave), std::to_string(summary.waves)})},
+    };
     addWhiteboardStep(story, fill("Grid → waves of %1 blocks → one SM per block → %2 "
                                   "schedulers per SM → 32 lanes per warp.",
                                   {std::to_string(summary.slotsPerWave), std::to_string(sub)}));

@@ -64,6 +64,38 @@ private slots:
         QVERIFY(drawn);
     }
 
+    // Check yourself: 1-3 questions the model answers for every swept case; the model's own
+    // answer passes, and one outside the tolerance fails.
+    void asksQuestionsTheModelAnswers_data() { wordsComeFromResults_data(); }
+    void asksQuestionsTheModelAnswers() {
+        QFETCH(QString, id);
+        const Scenario* s = findScenario(id.toStdString());
+        QVERIFY(s);
+        for (const SweepCase& c : sweepCases(*s)) {
+            const std::optional<Story> story = sweepBuild(*s, c.params);
+            if (!story)
+                continue;
+            QVERIFY2(!story->checks.empty() && story->checks.size() <= 3, c.label.c_str());
+            for (const CheckQuestion& q : story->checks) {
+                QVERIFY2(!q.question.empty() && !q.working.empty(), c.label.c_str());
+                QVERIFY2(std::isfinite(q.answer), (c.label + ": " + q.question).c_str());
+                QVERIFY(checkAnswer(q, q.answer));
+                const double off =
+                    q.answer == 0.0 ? 1.0 : q.answer * (1.0 + 2.0 * q.tolerance) + 1.0;
+                QVERIFY2(!checkAnswer(q, off), (c.label + ": " + q.question).c_str());
+            }
+        }
+    }
+
+    void aCheckAcceptsWithinItsTolerance() {
+        const CheckQuestion q{"How many?", 200.0, "GB/s", 0.05, "…"};
+        QVERIFY(checkAnswer(q, 200.0) && checkAnswer(q, 190.0) && checkAnswer(q, 210.0));
+        QVERIFY(!checkAnswer(q, 189.0) && !checkAnswer(q, 211.0));
+        QVERIFY(!checkAnswer(q, std::nan("")));
+        const CheckQuestion exact{"How many waves?", 3.0, "waves", 0.0, "…"};
+        QVERIFY(checkAnswer(exact, 3.0) && !checkAnswer(exact, 3.5));
+    }
+
     void theExtractorReadsUnitsAndSkipsNames() {
         const auto q = quotedNumbers("H100 runs 1,057 blocks in 2.73 GB at 25 % (§3.1, BF16) "
                                      "for 4096³ and 41.8 ms");
