@@ -7,17 +7,12 @@
 using namespace wb;
 using namespace wb::test;
 
-namespace {
-// The scenarios held to the mechanism so far; the rest join as their lessons are rebuilt.
-const char* const kSwept[] = {"silicon-mapping"};
-} // namespace
-
 class TestScenarioSweep : public QObject {
     Q_OBJECT
 private slots:
     void wordsComeFromResults_data() {
         QTest::addColumn<QString>("id");
-        for (const char* id : kSwept)
+        for (const char* id : kSweptScenarios)
             QTest::newRow(id) << QString(id);
     }
     void wordsComeFromResults() {
