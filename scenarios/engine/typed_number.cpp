@@ -51,12 +51,13 @@ bool endsWithUnit(std::string_view s, std::string_view unit) {
 }
 
 // The whole part without its group separators, or nullopt when they do not group it in
-// threes: "1,057" -> "1057", "1 057 000" -> "1057000", "1,5" and "1,057 000" -> nullopt.
+// threes: "1,057" -> "1057", "1 057 000" -> "1057000"; "1,5", "0,057" and "1,057 000" ->
+// nullopt.
 std::optional<std::string> ungrouped(std::string_view whole) {
     const auto sep = whole.find_first_of(", ");
     if (sep == std::string_view::npos)
         return std::string(whole);
-    if (sep == 0 || sep > 3)
+    if (sep == 0 || sep > 3 || whole.front() == '0') // "0,057" is a decimal comma, not 57
         return std::nullopt;
     const char mark = whole[sep];
     std::string out(whole.substr(0, sep));
