@@ -104,7 +104,6 @@ void AnswerCard::setChecks(const std::vector<CheckQuestion>& checks) {
             widgets.field = new QLineEdit(questions);
             widgets.field->setObjectName("checkField" + n);
             widgets.field->setAccessibleName(qs(q.question));
-            question->setBuddy(widgets.field);
             auto* button = new QPushButton(tr("Check"), questions);
             button->setObjectName("checkButton" + n);
             button->setAccessibleName(tr("Check: %1").arg(qs(q.question)));
@@ -118,6 +117,8 @@ void AnswerCard::setChecks(const std::vector<CheckQuestion>& checks) {
             widgets.working = wrappedLabel({}, questions);
             widgets.working->setObjectName("checkWorking" + n);
             widgets.working->hide();
+            if (i > 0)
+                column->addSpacing(question->fontMetrics().height() / 2); // apart from the last
             column->addWidget(question);
             column->addLayout(row);
             column->addWidget(widgets.result);
