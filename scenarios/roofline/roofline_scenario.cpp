@@ -5,6 +5,8 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "engine/sentence.h"
+#include "engine/text_numbers.h"
 #include "gpu/gpu_recording_input.h"
 #include "gpu/roofline_probes_recording.h"
 #include "imported/ncu_kernels.h"
@@ -374,6 +376,16 @@ std::string ofDatasheet(double value, const std::optional<double>& datasheet,
     return text;
 }
 
+// "measured on NVIDIA H200" / "modeled on CPU for NVIDIA H100 SXM5 80 GB": a title's origin, with
+// versions and date left to the footnote.
+std::string originShort(const Trace& trace) {
+    const std::string device =
+        trace.provenance.device.empty() ? "an unknown device" : trace.provenance.device;
+    return (trace.provenance.source == TraceSource::Modeled ? "modeled on CPU for "
+                                                            : "measured on ") +
+           device;
+}
+
 // Probe names as the reader knows them, not as the trace spells them.
 constexpr const char* kFp32Probe = "FP32 FMA probe";
 constexpr const char* kBf16Probe = "BF16 tensor MMA probe";
@@ -410,9 +422,9 @@ Frames probeFrames(const Setup& s, const Trace& trace, const std::optional<Other
     const RooflineProbes probes = rooflineProbes(trace);
     const std::string origin = describeProvenance(trace.provenance);
     const bool modeled = trace.provenance.source == TraceSource::Modeled;
-    ChartFrame f = baseChart(s, "Probe ceilings · " + origin);
+    ChartFrame f = baseChart(s, "Probe ceilings · " + originShort(trace));
     FactsFrame facts;
-    facts.title = "Probes vs datasheet · " + origin;
+    facts.title = "Probes vs datasheet · " + originShort(trace);
     const double catalogueBw = s.bandwidth;
     const double bw = probes.hbmGBs ? *probes.hbmGBs / 1e3 : catalogueBw;
     auto ceiling = [&](const std::optional<double>& probe, Precision p, const std::string& name) {
@@ -451,7 +463,7 @@ Frames probeFrames(const Setup& s, const Trace& trace, const std::optional<Other
 std::string probeNarration(const Setup& s, const Trace& trace,
                            const std::optional<OtherRecording>& other) {
     const RooflineProbes probes = rooflineProbes(trace);
-    const std::string origin = describeProvenance(trace.provenance);
+    const std::string origin = originShort(trace);
     if (trace.provenance.source != TraceSource::Modeled) {
         std::string text =
             "Tight loops of FMAs, tensor-core MMAs and streaming copies, " + origin + ":";
@@ -621,6 +633,111 @@ Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
         facts.rows.push_back(
             {"more launches not plotted", std::to_string(k.skipped.size() - kMaxRows), "", false});
     return Frames{{f, facts}};
+}
+
+// Every value the roofline's slides quote, for the parameter-sweep test: peaks, bandwidths
+// and ridges of every catalogue GPU, the reference kernels, the decode workload at batch 1 and
+// at the batch parameter (and in FP8, which the fit sentence quotes), the probes.
+std::vector<ResultValue> rooflineResults(const Setup& s, const Trace& probes,
+                                         const std::optional<OtherRecording>& other) {
+    std::vector<ResultValue> out;
+    const auto gpuValues = [&](const GpuSpec& g) {
+        out.push_back({"bandwidth GB/s", bandwidthTBs(g) * 1000.0});
+        out.push_back({"memory", g.value("memory_gb") * 1e9});
+        for (Precision q :
+             {Precision::FP32, Precision::TF32, Precision::BF16, Precision::FP16, Precision::FP8})
+            if (const auto peak = peakTflops(g, q)) {
+                out.push_back({"peak TFLOP/s", *peak});
+                out.push_back({"ridge", ridgeFlopPerByte(*peak, bandwidthTBs(g))});
+            }
+    };
+    for (const GpuSpec& g : HardwareCatalogue::builtin().gpus())
+        gpuValues(g);
+    std::vector<double> ridges;
+    for (Precision q : kRidgePrecisions)
+        if (const auto peak = peakTflops(*s.gpu, q))
+            ridges.push_back(ridgeFlopPerByte(*peak, s.bandwidth));
+    for (double a : ridges)
+        for (double b : ridges)
+            out.push_back({"ridge ratio", a / b});
+    for (const auto& k : referenceKernels()) {
+        out.push_back({"reference intensity", k.intensity});
+        // "GEMV 8192²": the kernel's size is part of its definition, an input.
+        for (const QuotedNumber& q : quotedNumbers(k.name))
+            out.push_back({"in the kernel's name", q.shown});
+        out.push_back({"reference attainable",
+                       roofline(*peakTflops(*s.gpu, k.precision), s.bandwidth, k.intensity)
+                           .attainableTflops});
+    }
+    const DecoderShape& m = s.decode.shape;
+    out.insert(out.end(), {{"layers", m.layers},
+                           {"heads", m.heads},
+                           {"KV heads", m.kvHeads},
+                           {"head dim", m.headDim},
+                           {"billions of parameters", m.parameters / 1e9},
+                           {"context", s.decode.seqLen},
+                           {"batch", s.decode.batch},
+                           {"batch 1", 1},
+                           {"bytes per element", bytesPerElement(s.precision)}});
+    const auto decodeValues = [&](const GpuSpec& g, Precision p, double batch) {
+        const DecodeOn on = decodeOn(s, g, p, batch);
+        const DecodeEstimate& d = on.estimate;
+        out.insert(out.end(), {{"weights", d.weightBytes},
+                               {"KV", d.kvBytes},
+                               {"FLOPs", d.flops},
+                               {"intensity", d.intensity},
+                               {"ridge / intensity", d.point.ridge / d.intensity},
+                               {"step time", d.stepTimeS},
+                               {"tokens/s", d.maxTokensPerS},
+                               {"GPUs", d.gpus},
+                               {"fit weights", on.fit.weightBytes},
+                               {"fit KV", on.fit.kvBytes},
+                               {"fit total", on.fit.weightBytes + on.fit.kvBytes},
+                               {"HBM", on.fit.memoryBytes},
+                               {"tensor parallel", on.fit.tensorParallel},
+                               {"intensity limit", decodeIntensityLimit(workloadAt(s, p, batch))}});
+    };
+    for (double batch : {1.0, s.decode.batch}) {
+        decodeValues(*s.gpu, s.precision, batch);
+        if (peakTflops(*s.gpu, Precision::FP8))
+            decodeValues(*s.gpu, Precision::FP8, batch);
+    }
+    const auto gpus = otherGpus(s);
+    out.push_back({"GPUs compared", gpus.size()});
+    out.push_back(
+        {"memory-bound GPUs", std::count_if(gpus.begin(), gpus.end(), [](const OtherGpu& o) {
+             return o.decode.estimate.point.memoryBound;
+         })});
+    for (const auto& a : gpus) {
+        decodeValues(*a.gpu, s.precision, s.decode.batch);
+        for (const auto& b : gpus)
+            out.push_back({"tokens per GPU ratio", a.tokensPerGpu / b.tokensPerGpu});
+    }
+    const auto probeValues = [&](const GpuSpec& g, const Trace& trace) {
+        const RooflineProbes r = rooflineProbes(trace);
+        const auto withShare = [&](const std::optional<double>& v,
+                                   const std::optional<double>& datasheet) {
+            if (!v)
+                return;
+            out.push_back({"probe", *v});
+            if (datasheet)
+                out.push_back({"share of datasheet", *v / *datasheet});
+        };
+        withShare(r.fp32Tflops, peakTflops(g, Precision::FP32));
+        withShare(r.bf16Tflops, peakTflops(g, Precision::BF16));
+        withShare(r.hbmGBs, g.value("memory_bandwidth_gbs"));
+        for (const auto& k : r.kernels) {
+            out.insert(out.end(),
+                       {{"kernel intensity", k.intensity}, {"kernel TFLOP/s", k.tflops}});
+            // The kernel's name is the recording's label ("GEMM 4096³"): its sizes are inputs.
+            for (const QuotedNumber& q : quotedNumbers(k.label))
+                out.push_back({"in the kernel's name", q.shown});
+        }
+    };
+    probeValues(*s.gpu, probes);
+    if (other)
+        probeValues(*other->gpu, *other->trace);
+    return out;
 }
 
 } // namespace
@@ -830,6 +947,54 @@ Story RooflineScenario::build(const Params& p) const {
                     other = OtherRecording{g, std::make_shared<const Trace>(*r)};
     story.steps.push_back({"Probes against the roofs", probeNarration(s, *probes, other), 4.0,
                            [s, probes, other](double) { return probeFrames(s, *probes, other); }});
+    story.results = rooflineResults(s, *probes, other);
+
+    const DecodeOn one = decodeOn(s, *gpu, precision, 1);
+    const DecodeOn batched = decodeOn(s, *gpu, precision, s.decode.batch);
+    const double limit = decodeIntensityLimit(workloadAt(s, precision, s.decode.batch));
+    const std::string shortPrecision = precisionShort(precision);
+    story.whiteboard.question = question();
+    story.whiteboard.points = {
+        {fill("Attainable FLOP/s = min(peak, bandwidth × intensity). The ridge, peak ÷ "
+              "bandwidth, is %1 ÷ %2 = %3 FLOP/B for %4 on %5: left of it memory-bound, right "
+              "of it compute-bound.",
+              {formatNumber(s.peak) + " TFLOP/s", gbs(s.bandwidth), formatSignificant(ridge, 4),
+               shortPrecision, gpuName}),
+         kRooflineSource},
+        {fill("Decode at batch 1 reads %1 of weights for %2: %3 FLOP/B, %4.",
+              {formatBytes(one.estimate.weightBytes), formatSi(one.estimate.flops, "FLOP"),
+               formatSignificant(one.estimate.intensity, 3),
+               sideOfRidge(one.estimate.intensity, one.estimate.point.ridge, shortPrecision)}),
+         kRooflineSource},
+        {std::isfinite(limit)
+             ? fill("Batching reuses the weights, but each sequence brings its own KV cache: "
+                    "batch %1 reaches %2 FLOP/B, and at %3 tokens of context no batch passes "
+                    "%4 FLOP/B.",
+                    {formatNumber(s.decode.batch), formatSignificant(batched.estimate.intensity, 3),
+                     formatNumber(s.decode.seqLen), formatSignificant(limit, 3)})
+             : fill("Batching reuses the weights: batch %1 reaches %2 FLOP/B.",
+                    {formatNumber(s.decode.batch),
+                     formatSignificant(batched.estimate.intensity, 3)}),
+         kDecoderShapeSource},
+        {fitSentence(s, *gpu, precision, s.decode.batch), cite(*gpu, "memory_gb")},
+    };
+    story.checks = {
+        {fill("What is the %1 ridge point of %2, in FLOP per byte?", {shortPrecision, gpuName}),
+         ridge, "FLOP/B", 0.05,
+         fill("%1 ÷ %2 = %3 FLOP/B.",
+              {formatNumber(s.peak) + " TFLOP/s", gbs(s.bandwidth), formatSignificant(ridge, 4)})},
+        {fill("What arithmetic intensity does %1 decode reach at batch 1 with a %2-token "
+              "context, in FLOP per byte?",
+              {s.decode.shape.name, formatNumber(s.decode.seqLen)}),
+         one.estimate.intensity, "FLOP/B", 0.1,
+         fill("%1 ÷ (%2 of weights + %3 of KV cache) = %4 FLOP/B.",
+              {formatSi(one.estimate.flops, "FLOP"), formatBytes(one.estimate.weightBytes),
+               formatBytes(one.estimate.kvBytes), formatSignificant(one.estimate.intensity, 3)})},
+    };
+    addWhiteboardStep(
+        story, fill("Ridge %1 FLOP/B; decode at batch 1 sits at %2 FLOP/B.",
+                    {formatSignificant(ridge, 4), formatSignificant(one.estimate.intensity, 3)}));
+    // The user's own kernels follow the lesson, after its whiteboard answer.
     if (!importedSet().ncu.empty()) {
         std::vector<std::string> paths;
         for (const auto& n : importedSet().ncu)

@@ -23,6 +23,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "silicon-mapping",
     "memory-hierarchy",
     "occupancy",
+    "roofline",
 };
 
 struct SweepCase {
