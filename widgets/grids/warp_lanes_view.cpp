@@ -1,6 +1,7 @@
 #include "grids/warp_lanes_view.h"
 
 #include "drawing/hover_tip.h"
+#include "engine/number_format.h"
 #include "grids/lanes_per_warp.h"
 
 #include <QHelpEvent>
@@ -24,8 +25,9 @@ WarpLanesView::WarpLanesView(QWidget* parent)
 
 QString WarpLanesView::counterText(const WarpFrame& frame) {
     const QString dot = QStringLiteral(" \u00b7 ");
-    return tr("efficiency %1 %").arg(std::lround(frame.efficiency * 100.0)) + dot +
-           tr("%1 issued").arg(frame.issued) + dot +
+    return tr("SIMT efficiency so far %1")
+               .arg(QString::fromStdString(formatShare(frame.efficiency))) +
+           dot + tr("%1 issued").arg(frame.issued) + dot +
            tr("%1 active lane-slots").arg(frame.activeLaneSlots);
 }
 
@@ -56,11 +58,19 @@ WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
 
     const double top = l.lanes.bottom() + em * 0.8;
     const double bottomH = std::max(0.0, inner.bottom() - top);
-    const double programW = (inner.width() - em) * 0.56;
+    // With a mask record the listing carries a strip of 32 cells per line and takes more of
+    // the width; the stack keeps enough for its cards.
+    const bool masks = !m_frame.issuedMasks.empty();
+    const double programW = (inner.width() - em) * (masks ? 0.64 : 0.56);
     l.program = QRectF(inner.left(), top, programW, bottomH);
     l.stack = QRectF(l.program.right() + em, top, inner.width() - programW - em, bottomH);
     const QFont headingFont = m_theme.fontAtPixels(em * 0.8, true);
-    l.programHeading = wrapText(headingFont, tr("PROGRAM"), l.program.width());
+    l.programHeading =
+        wrapText(headingFont, masks ? tr("PROGRAM \u00b7 LANES EACH ISSUE RAN FOR") : tr("PROGRAM"),
+                 l.program.width());
+    // Cells of at least 3 px, at most half an em, in four groups of eight.
+    if (masks)
+        l.stripW = std::max(3.0 * 34.0, std::min(l.program.width() * 0.36, em * 0.5 * 34.0));
     l.stackHeading = wrapText(headingFont, tr("RECONVERGENCE STACK (TOP FIRST)"), l.stack.width());
     l.headingH = std::max(l.programHeading.height(), l.stackHeading.height()) + em * 0.3;
 
@@ -79,7 +89,8 @@ WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
         double total = 0;
         for (const std::string& line : m_frame.program) {
             l.code.push_back(wrapText(codeBold, QString::fromStdString(line),
-                                      l.program.width() - gutter - em * 0.3));
+                                      l.program.width() - gutter - em * 0.3 -
+                                          (l.stripW > 0.0 ? l.stripW + em * 0.5 : 0.0)));
             total += std::max(l.lineH, l.code.back().height() + lineGap);
         }
         if (total <= listH0)
@@ -146,6 +157,26 @@ QRectF WarpLanesView::programLineRectIn(const Layout& l, int line) const {
             ? l.lineTops[static_cast<std::size_t>(shown) + 1]
             : top + std::max(l.lineH, l.code[static_cast<std::size_t>(line)].height() + l.em * 0.4);
     return {l.program.left(), top, l.program.width(), bottom - top};
+}
+
+const IssuedMask* WarpLanesView::issuedMaskOf(int line) const {
+    for (auto it = m_frame.issuedMasks.rbegin(); it != m_frame.issuedMasks.rend(); ++it)
+        if (it->pc == line)
+            return &*it;
+    return nullptr;
+}
+
+QRectF WarpLanesView::maskStripRect(const QRectF& bounds, int line) const {
+    return maskStripRectIn(layoutFor(bounds), line);
+}
+
+QRectF WarpLanesView::maskStripRectIn(const Layout& l, int line) const {
+    const QRectF row = programLineRectIn(l, line);
+    if (l.stripW <= 0.0 || row.isEmpty() || !issuedMaskOf(line))
+        return {};
+    const double h = std::min(std::min(row.height(), l.lineH) * 0.62, l.em * 0.9);
+    const double firstH = std::min(row.height(), l.lineH);
+    return {row.right() - l.stripW - l.em * 0.2, row.top() + (firstH - h) / 2.0, l.stripW, h};
 }
 
 QRectF WarpLanesView::stackRect(const QRectF& bounds) const {
@@ -252,6 +283,18 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
                     QRectF(r.left() + gutter, r.top() + (firstH - code.lineHeight) / 2.0,
                            r.width() - gutter, code.height()),
                     code, m_theme.foreground);
+        // The lanes this line's issue ran for: 32 cells in groups of eight, active bright.
+        const QRectF strip = maskStripRectIn(l, line);
+        if (const IssuedMask* issue = issuedMaskOf(line); issue && !strip.isEmpty()) {
+            const double pitch = strip.width() / 34.0; // 32 cells and two pitches of gaps
+            painter.setPen(Qt::NoPen);
+            for (int lane = 0; lane < kLanesPerWarp; ++lane) {
+                const bool on = ((issue->mask >> static_cast<unsigned>(lane)) & 1U) != 0U;
+                painter.setBrush(on ? m_theme.accent : m_theme.grid);
+                const double x = strip.left() + pitch * (lane + (lane / 8) * (2.0 / 3.0));
+                painter.drawRect(QRectF(x, strip.top(), pitch * 0.78, strip.height()));
+            }
+        }
     }
 
     // Reconvergence stack, top (back) first. Each card: the label, the pcs beside it when
