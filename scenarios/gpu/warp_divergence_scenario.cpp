@@ -362,7 +362,7 @@ std::vector<ParamSpec> WarpDivergenceScenario::parameters() const {
     ParamSpec condition =
         ParamSpec::text("condition", "Your condition", "lane < 8",
                         "C-like integer expression over threadIdx.x, blockIdx.x, lane, warp, "
-                        "r, data; typing one selects the custom branch");
+                        "r, data; read by the custom branch (typing one in the app selects it)");
     condition.selectsParam = "branch";
     condition.selectsChoice = "custom";
     return {
@@ -602,13 +602,24 @@ Story WarpDivergenceScenario::build(const Params& p) const {
                        {branch, where, lanes(warpLanes), std::to_string(r.issued),
                         formatShare(r.simtEfficiency)}),
          ""},
-        {fill("On %1, %2 diverge; %3 do not: their condition is the same for every lane of "
-              "the warp.",
-              {where, listed(diverging), listed(uniform)}),
+        {uniform.empty()
+             ? fill("On %1 every one diverges: %2. Each condition differs between lanes of the "
+                    "warp.",
+                    {where, listed(diverging)})
+         : diverging.empty()
+             ? fill("On %1 none diverges: %2 are each the same for every lane of the warp.",
+                    {where, listed(uniform)})
+             : fill("On %1, %2 diverge; %3 do not: their condition is the same for every lane "
+                    "of the warp.",
+                    {where, listed(diverging), listed(uniform)}),
          kBranchGuide},
         {fill("The trap, %1: it is the warp's index, so warp 0 takes the %2-path and warp 1 the "
               "%3-path, each with all %4 lanes. Branching on warp-sized groups costs nothing.",
               {trapCondition, side0, side1, std::to_string(kWarpSize)}),
+         kBranchGuide},
+        {"To avoid it, make the condition warp-uniform (arrange the data so whole warps take "
+         "one side), move work both sides share out of the branch, or keep short bodies "
+         "branch-free so the compiler predicates them.",
          kBranchGuide},
         {"Since Volta each thread has its own program counter (independent thread scheduling): "
          "diverged paths may interleave and lanes may __syncwarp inside a branch, but a warp "

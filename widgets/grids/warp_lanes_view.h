@@ -52,12 +52,14 @@ private:
         bool twoRows = false;
         double laneW = 0.0;
         double laneH = 0.0;
+        double laneLabelH = 0.0; // the lane number under each box
         double laneGap = 0.0;
         QRectF program;
         QRectF stack;
-        double lineH = 0.0;  // one line of code; a long instruction wraps onto more
-        double codePx = 0.0; // the listing's type size
-        double stripW = 0.0; // the mask strip at the right of each program line (0: none)
+        double lineH = 0.0;   // one line of code; a long instruction wraps onto more
+        double codePx = 0.0;  // the listing's type size
+        double lineGap = 0.0; // space under a line of code
+        double stripW = 0.0;  // the mask strip at the right of each program line (0: none)
         int firstLine = 0;
         int visibleLines = 0;
         // Header and headings, wrapped to their widths.
@@ -68,6 +70,8 @@ private:
         std::vector<double> lineTops;  // per visible line, from firstLine
     };
     Layout layoutFor(const QRectF& bounds) const;
+    // `compact`: shorter lanes and a wider listing, for a mask record that would scroll.
+    Layout layoutWith(const QRectF& bounds, bool compact) const;
     QRectF programLineRectIn(const Layout& l, int line) const;
     QRectF maskStripRectIn(const Layout& l, int line) const;
     // The mask the latest issue of `line` ran with, or nullptr.
