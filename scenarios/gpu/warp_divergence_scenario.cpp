@@ -450,9 +450,10 @@ Story WarpDivergenceScenario::build(const Params& p) const {
                      {"branch kinds compared", kinds.size()},
                      {"branch kinds that diverge", diverging.size()}};
     // The frames a step rests on: their counts are quoted by the panels beside them.
-    for (const WarpFrame* f : {&r.trace[b - 1], &r.trace[run->joinFrame], &r.trace.back(),
-                               &warps[0]->result.trace[warps[0]->joinFrame],
-                               &warps[1]->result.trace[warps[1]->joinFrame]}) {
+    for (const WarpFrame* f :
+         {&r.trace[b - 1], &r.trace[std::max(run->joinFrame, b + 1) - 1], &r.trace[run->joinFrame],
+          &r.trace.back(), &warps[0]->result.trace[warps[0]->joinFrame],
+          &warps[1]->result.trace[warps[1]->joinFrame]}) {
         story.results.push_back({"instructions issued so far", f->issued});
         story.results.push_back({"lane-slots issued so far", kWarpSize * f->issued});
         story.results.push_back({"active lane-slots so far", f->activeLaneSlots});
@@ -505,39 +506,47 @@ Story WarpDivergenceScenario::build(const Params& p) const {
              return Frames{{titled(run->result.trace[b - 1], headline), branchFacts(*run)}};
          }});
 
-    // 3. The paths, one after the other; the listing keeps each issue's lanes.
+    // 3. The paths, one after the other, up to the join; the listing keeps each issue's
+    // lanes. Its words quote the frame it rests on, as the header and the panel do.
+    const size_t join = std::max(run->joinFrame, b + 1);
+    const WarpFrame& beforeJoin = r.trace[join - 1];
     story.steps.push_back(
         {r.diverges ? fill("Serialized: %1, one after the other", {pathsText(r.paths)})
                     : std::string("One path, nothing serialized"),
          r.diverges
-             ? fill("Only the lanes of the current path are active; the others wait. Each program "
-                    "line keeps the lanes its issue ran for: %1 issued, %2 of %3 lane-slots "
-                    "active, SIMT efficiency %4.",
-                    {std::to_string(r.issued), std::to_string(r.activeLaneSlots),
-                     std::to_string(laneSlots), formatShare(r.simtEfficiency)})
-             : fill("Every lane took the same path, so the warp ran it once with all %1: %2 "
-                    "issued, SIMT efficiency %3.",
-                    {lanes(warpLanes), std::to_string(r.issued), formatShare(r.simtEfficiency)}),
-         static_cast<double>(std::max<size_t>(n - b, 1)) * 0.4 + 2.0,
-         [run, b, n, headline](double t) {
-             const WarpFrame f = traceAt(*run, b, n, t);
+             ? fill("Only the lanes of the current path are active; the others wait, and each "
+                    "program line keeps the lanes its issue ran for. So far %1 issued, %2 of %3 "
+                    "lane-slots active: SIMT efficiency so far %4.",
+                    {std::to_string(beforeJoin.issued), std::to_string(beforeJoin.activeLaneSlots),
+                     std::to_string(kWarpSize * beforeJoin.issued),
+                     formatShare(beforeJoin.efficiency)})
+             : fill("Every lane took the %1-path, so the warp runs it once with all %2: so far %3 "
+                    "issued, SIMT efficiency so far %4.",
+                    {thenLanes > 0 ? "then" : "else", lanes(warpLanes),
+                     std::to_string(beforeJoin.issued), formatShare(beforeJoin.efficiency)}),
+         static_cast<double>(join - b) * 0.4 + 2.0, [run, b, join, headline](double t) {
+             const WarpFrame f = traceAt(*run, b, join, t);
              return Frames{{titled(f, headline), soFarFacts(*run, f)}};
          }});
 
-    // 4. The join, and the masks checked against a recording.
-    const WarpFrame& join = r.trace[run->joinFrame];
+    // 4. The join to the end, and the masks checked against a recording.
+    const WarpFrame& joined = r.trace[join];
     story.steps.push_back(
         {r.diverges ? std::string("Reconverged") : std::string("No reconvergence needed"),
          r.diverges
-             ? fill("At line %1 the paths join: the stack pops and all %2 run together again. "
+             ? fill("At line %1 the paths join: the stack pops and all %2 run together to the "
+                    "end. In all %3 issued, %4 of %5 lane-slots active: SIMT efficiency %6. "
                     "Beside it, the active mask at each branch point against the prediction.",
-                    {std::to_string(join.pc), lanes(warpLanes)})
-             : fill("The warp never split, so line %1 runs with the same %2 as before the "
-                    "branch. Beside it, the active mask at each branch point against the "
-                    "prediction.",
-                    {std::to_string(join.pc), lanes(warpLanes)}),
-         3.0, [run, checked, headline](double) {
-             return Frames{{titled(run->result.trace[run->joinFrame], headline), checked}};
+                    {std::to_string(joined.pc), lanes(warpLanes), std::to_string(r.issued),
+                     std::to_string(r.activeLaneSlots), std::to_string(laneSlots),
+                     formatShare(r.simtEfficiency)})
+             : fill("The warp never split: line %1 runs with the same %2 as every line before "
+                    "it, %3 issued in all at SIMT efficiency %4. Beside it, the active mask at "
+                    "each branch point against the prediction.",
+                    {std::to_string(joined.pc), lanes(warpLanes), std::to_string(r.issued),
+                     formatShare(r.simtEfficiency)}),
+         static_cast<double>(n - join) * 0.4 + 2.0, [run, join, n, checked, headline](double t) {
+             return Frames{{titled(traceAt(*run, join, n, t), headline), checked}};
          }});
 
     // 5. Every kind on the same warp.
@@ -557,10 +566,11 @@ Story WarpDivergenceScenario::build(const Params& p) const {
     const std::string trapCondition = branchText(*warps[0]);
     auto warpTitle = [](const Run& w) {
         const int first = w.config.warp * kWarpSize;
-        return fill("Warp %1, threads %2–%3: %4",
-                    {std::to_string(w.config.warp), std::to_string(first),
-                     std::to_string(first + kWarpSize - 1),
-                     w.result.diverges ? "diverged" : "one path"});
+        return fill(
+            "Warp %1, threads %2–%3: %4",
+            {std::to_string(w.config.warp), std::to_string(first),
+             std::to_string(first + kWarpSize - 1),
+             w.result.diverges ? std::string("diverged") : fill("%1-path only", {sideTaken(w)})});
     };
     story.steps.push_back(
         {fill("The trap: %1", {trapCondition}),

@@ -56,25 +56,35 @@ private slots:
         QCOMPARE(end->efficiency, 1.0);
     }
     void serializedPathsStayOnScreenAtRest() {
-        // The resting frame of "serialized paths" is the end of the program, every lane done,
-        // yet its record shows both passes: the then-path with the odd lanes, the else-path
-        // with the even ones, the join with all 32 again.
+        // "Serialized paths" rests on the last instruction before the join: the else-path's
+        // even lanes run, and the record keeps the then-path's odd lanes beside the lines it
+        // ran. "Reconverged" rests at the end, the record whole, the join with all 32 again.
         const Story odd = build("warp-divergence");
         const auto rest = first<WarpFrame>(odd.steps[2].frames(1.0));
         QVERIFY(rest);
-        QCOMPARE(static_cast<int>(rest->issuedMasks.size()), rest->issued);
-        std::vector<std::uint32_t> masks;
-        for (const IssuedMask& m : rest->issuedMasks)
-            masks.push_back(m.mask);
-        const std::vector<std::uint32_t> expected{
+        QCOMPARE(rest->pc, 7);
+        QVERIFY(rest->lanes[4].active && !rest->lanes[5].active);
+        const auto masksOf = [](const WarpFrame& f) {
+            std::vector<std::uint32_t> masks;
+            for (const IssuedMask& m : f.issuedMasks)
+                masks.push_back(m.mask);
+            return masks;
+        };
+        std::vector<std::uint32_t> expected{
             0xffffffffu, 0xffffffffu, 0xffffffffu, // before and the branch
             0xaaaaaaaau, 0xaaaaaaaau, 0xaaaaaaaau, // then-path: odd lanes
-            0x55555555u, 0x55555555u,              // else-path: even lanes
-            0xffffffffu, 0xffffffffu};             // joined
-        QCOMPARE(masks, expected);
+            0x55555555u, 0x55555555u};             // else-path: even lanes
+        QCOMPARE(masksOf(*rest), expected);
+        const auto end = first<WarpFrame>(odd.steps[3].frames(1.0));
+        QVERIFY(end);
+        expected.insert(expected.end(), {0xffffffffu, 0xffffffffu}); // joined, to the end
+        QCOMPARE(masksOf(*end), expected);
+        QCOMPARE(static_cast<int>(end->issuedMasks.size()), end->issued);
         // Mid-animation the record holds only what has issued.
         const auto mid = first<WarpFrame>(odd.steps[2].frames(0.3));
         QVERIFY(mid && mid->issuedMasks.size() < rest->issuedMasks.size());
+        // Time only moves forward from step to step.
+        QVERIFY(rest->issued < end->issued);
     }
     void theBranchHeaderAndPanelQuoteOneEfficiency() {
         // The lane view's counter and the panel beside it quote the same frame's efficiency
@@ -118,8 +128,8 @@ private slots:
             QCOMPARE(frames.items.size(), size_t(2));
             const auto& w0 = std::get<WarpFrame>(frames.items[0]);
             const auto& w1 = std::get<WarpFrame>(frames.items[1]);
-            QCOMPARE(w0.title, std::string("Warp 0, threads 0–31: one path"));
-            QCOMPARE(w1.title, std::string("Warp 1, threads 32–63: one path"));
+            QCOMPARE(w0.title, std::string("Warp 0, threads 0–31: then-path only"));
+            QCOMPARE(w1.title, std::string("Warp 1, threads 32–63: else-path only"));
             QVERIFY(!w0.diverged && !w1.diverged);
             // Warp 0 ran the then-path (line 3), warp 1 the else-path (line 6).
             const auto ran = [](const WarpFrame& f, int pc) {
