@@ -234,6 +234,8 @@ private slots:
                  qPrintable(w.paramPanel()->errorText("condition")));
         QVERIFY(error->isVisible());
         QCOMPARE(param("condition"), QString("lane < 4"));
+        if (const QString dir = qEnvironmentVariable("WB_RENDER_DIR"); !dir.isEmpty())
+            w.grab().save(dir + "/condition_error.png");
 
         // Fixed, the error goes.
         condition->selectAll();

@@ -73,16 +73,16 @@ WarpLanesView::Layout WarpLanesView::layoutWith(const QRectF& bounds, bool compa
     // With a mask record the listing carries a strip of 32 cells per line and takes more of
     // the width; the stack keeps enough for its cards.
     const bool masks = !m_frame.issuedMasks.empty();
-    const double programW = (inner.width() - em) * (masks ? (compact ? 0.7 : 0.64) : 0.56);
+    const double programW = (inner.width() - em) * (masks ? (compact ? 0.72 : 0.66) : 0.56);
     l.program = QRectF(inner.left(), top, programW, bottomH);
     l.stack = QRectF(l.program.right() + em, top, inner.width() - programW - em, bottomH);
     const QFont headingFont = m_theme.fontAtPixels(em * 0.8, true);
     l.programHeading =
         wrapText(headingFont, masks ? tr("PROGRAM \u00b7 LANES EACH ISSUE RAN FOR") : tr("PROGRAM"),
                  l.program.width());
-    // Cells of at least 3 px, at most half an em, in four groups of eight.
+    // Cells of at least 2.5 px, at most half an em, in four groups of eight.
     if (masks)
-        l.stripW = std::max(3.0 * 34.0, std::min(l.program.width() * 0.36, em * 0.5 * 34.0));
+        l.stripW = std::max(2.5 * 34.0, std::min(l.program.width() * 0.34, em * 0.5 * 34.0));
     l.stackHeading = wrapText(headingFont, tr("RECONVERGENCE STACK (TOP FIRST)"), l.stack.width());
     l.headingH = std::max(l.programHeading.height(), l.stackHeading.height()) + em * 0.3;
 
