@@ -143,11 +143,25 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& name, const QString& value) {
                 if (!m_session)
                     return;
-                const QString err = m_session->setParam(name.toStdString(), value.toStdString());
+                // A text only one choice reads (a custom condition) selects that choice too,
+                // in the same rebuild: typing it always does something.
+                std::vector<std::pair<std::string, std::string>> values;
+                const ParamSpec* spec = m_session->params().spec(name.toStdString());
+                const bool selects = spec && !spec->selectsParam.empty();
+                if (selects)
+                    values.emplace_back(spec->selectsParam, spec->selectsChoice);
+                values.emplace_back(name.toStdString(), value.toStdString());
+                const QString err = m_session->setParams(values);
                 if (!err.isEmpty()) {
+                    // Beside the field that was edited, and in the status bar.
+                    m_params->showError(name, err);
                     statusBar()->showMessage(err, 5000);
                     return;
                 }
+                m_params->clearErrors();
+                if (selects)
+                    m_params->showValue(QString::fromStdString(spec->selectsParam),
+                                        QString::fromStdString(spec->selectsChoice));
                 rebuildStory(m_playback->step());
             });
     // A click on a cluster map fails that component: it sets the scenario's `fail` and

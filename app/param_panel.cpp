@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QVBoxLayout>
 #include <cmath>
 
 namespace wb {
@@ -66,7 +67,57 @@ void ParamPanel::setParams(const Params& params) {
         l->setToolTip(QString::fromStdString(Params::describe(spec) +
                                              (spec.help.empty() ? "" : "\n" + spec.help)));
         editor->setToolTip(l->toolTip());
-        m_form->addRow(l, editor);
+        // The editor with its error line beneath it, so a rejected value says why right there.
+        auto* field = new QWidget(this);
+        auto* column = new QVBoxLayout(field);
+        column->setContentsMargins(0, 0, 0, 0);
+        column->setSpacing(2);
+        editor->setParent(field);
+        column->addWidget(editor);
+        auto* error = new QLabel(field);
+        error->setObjectName(QString::fromStdString(spec.name) + "-error");
+        error->setWordWrap(true);
+        error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        QPalette red = error->palette();
+        red.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+        error->setPalette(red);
+        error->hide();
+        column->addWidget(error);
+        m_form->addRow(l, field);
+    }
+}
+
+QLabel* ParamPanel::errorLabel(const QString& name) const {
+    return findChild<QLabel*>(name + "-error");
+}
+
+void ParamPanel::showError(const QString& name, const QString& message) {
+    if (QLabel* error = errorLabel(name)) {
+        error->setText(message);
+        error->setVisible(!message.isEmpty());
+    }
+}
+
+void ParamPanel::clearErrors() {
+    for (QLabel* error : findChildren<QLabel*>())
+        if (error->objectName().endsWith("-error")) {
+            error->clear();
+            error->hide();
+        }
+}
+
+QString ParamPanel::errorText(const QString& name) const {
+    const QLabel* error = errorLabel(name);
+    return error && !error->isHidden() ? error->text() : QString();
+}
+
+void ParamPanel::showValue(const QString& name, const QString& value) {
+    if (auto* combo = findChild<QComboBox*>(name)) {
+        const QSignalBlocker block(combo);
+        combo->setCurrentText(value);
+    } else if (auto* edit = findChild<QLineEdit*>(name)) {
+        edit->setText(value);
+        edit->setModified(false);
     }
 }
 
@@ -119,9 +170,16 @@ QWidget* ParamPanel::textEditor(const ParamSpec& spec, const std::string& value)
     edit->setObjectName(QString::fromStdString(spec.name));
     edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     const QString name = QString::fromStdString(spec.name);
-    // Applied on Enter or focus loss: a half-typed expression is not an error yet.
-    connect(edit, &QLineEdit::editingFinished, this,
-            [this, edit, name] { emit paramChanged(name, edit->text()); });
+    // Applied on Enter or focus loss: a half-typed expression is not an error yet. A text
+    // that selects a choice when typed ignores leaving the field without an edit, so clicking
+    // through it changes nothing; Enter always applies.
+    const bool selects = !spec.selectsParam.empty();
+    connect(edit, &QLineEdit::editingFinished, this, [this, edit, name, selects] {
+        if (selects && !edit->isModified() && !edit->hasFocus())
+            return;
+        edit->setModified(false);
+        emit paramChanged(name, edit->text());
+    });
     return edit;
 }
 

@@ -23,9 +23,14 @@ ScenarioSession::ScenarioSession(const Scenario& scenario, Params params)
     , m_story(buildStory(scenario, m_params)) {}
 
 QString ScenarioSession::setParam(const std::string& name, const std::string& value) {
+    return setParams({{name, value}});
+}
+
+QString ScenarioSession::setParams(const std::vector<std::pair<std::string, std::string>>& values) {
     Params next = m_params;
-    if (auto err = next.set(name, value))
-        return QString::fromStdString(*err);
+    for (const auto& [name, value] : values)
+        if (auto err = next.set(name, value))
+            return QString::fromStdString(*err);
     // A model may reject a combination the specs allow (an expression that does not parse,
     // a block too large for the GPU): keep what was open and say why.
     try {

@@ -5,6 +5,10 @@
 #include "frames/frame.h"
 #include "slide_widget.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace wb {
 
 class ScenarioSession {
@@ -20,6 +24,8 @@ public:
     // Rebuilds the story; returns an error message (and changes nothing) when the value is
     // not allowed or the model rejects it.
     QString setParam(const std::string& name, const std::string& value);
+    // Several values at once, applied in order and built once: all of them or none.
+    QString setParams(const std::vector<std::pair<std::string, std::string>>& values);
     Frames frames(int step, double t) const;
     SlideText slideText(int step) const;
 

@@ -21,6 +21,10 @@ struct ParamSpec {
     std::string defaultChoice;        // Kind::Choice and Kind::Text
     std::string help;
     bool required = false; // for `warpboard calc`: must be given on the command line
+    // Kind::Text read by one choice only (a custom condition read by branch = custom): typing
+    // in the app's field selects that choice as well, so the text always does something.
+    std::string selectsParam;
+    std::string selectsChoice;
 
     static ParamSpec integer(std::string name, std::string label, std::string unit, double min,
                              double max, double def, bool log = false, std::string help = {});

@@ -23,6 +23,13 @@ struct ReconvergenceEntry {
     bool operator==(const ReconvergenceEntry&) const = default;
 };
 
+// One issued instruction and the lanes it ran for: together the warp's active-mask record.
+struct IssuedMask {
+    int pc = -1;
+    std::uint32_t mask = 0; // bit l: lane l was active
+    bool operator==(const IssuedMask&) const = default;
+};
+
 struct WarpFrame {
     std::string title;                     // "if (threadIdx.x % 2)"
     std::vector<std::string> program;      // the instruction list, one line each
@@ -33,6 +40,9 @@ struct WarpFrame {
     int activeLaneSlots = 0;               // sum over issued instructions of active lanes
     double efficiency = 1.0;               // activeLaneSlots / (32 × issued)
     bool diverged = false;                 // the warp split at some branch
+    // Every instruction issued up to and including this one, oldest first: the serialized
+    // paths stay on screen after the warp has reconverged (empty: no record drawn).
+    std::vector<IssuedMask> issuedMasks;
     bool operator==(const WarpFrame&) const = default;
 };
 

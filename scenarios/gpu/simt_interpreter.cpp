@@ -147,6 +147,7 @@ SimtResult SimtInterpreter::run() const {
     std::vector<std::int64_t> r(kWarpSize, 0);
     std::uint32_t exited = 0;
     std::vector<ReconvergenceEntry> stack = {{all, 0, -1, "warp"}};
+    std::vector<IssuedMask> issuedMasks;
     const int end = static_cast<int>(m_program.size());
 
     auto popFinished = [&] {
@@ -162,6 +163,7 @@ SimtResult SimtInterpreter::run() const {
         const SimtInstruction& ins = m_program[static_cast<std::size_t>(pc)];
         ++result.issued;
         result.activeLaneSlots += std::popcount(mask);
+        issuedMasks.push_back({pc, mask});
 
         WarpFrame f;
         f.title = "if (" + m_condition + ")";
@@ -217,6 +219,7 @@ SimtResult SimtInterpreter::run() const {
                     std::to_string(c) + " → " + (c != 0 ? "then-path" : "else-path");
             }
             const std::uint32_t notTaken = mask & ~taken;
+            result.branches.push_back({pc, result.issued, taken, notTaken});
             if (notTaken == 0) {
                 top.pc = pc + 1;
             } else if (taken == 0) {
@@ -259,6 +262,7 @@ SimtResult SimtInterpreter::run() const {
         f.activeLaneSlots = result.activeLaneSlots;
         f.efficiency = static_cast<double>(f.activeLaneSlots) / (kWarpSize * f.issued);
         f.diverged = result.diverges;
+        f.issuedMasks = issuedMasks;
         result.trace.push_back(std::move(f));
     }
     result.simtEfficiency = result.issued == 0 ? 1.0

@@ -40,10 +40,20 @@ struct SimtInstruction {
     int reconvergePc = -1;          // Branch: where the two paths join again
 };
 
+// What one issued branch decided: the lanes that took the then-path and those that took the
+// else-path (both non-zero: the warp diverged there).
+struct BranchOutcome {
+    int pc = -1;
+    int issue = 0; // its place in the issue order, from 1 (WarpFrame::issued when it ran)
+    std::uint32_t taken = 0;
+    std::uint32_t notTaken = 0;
+};
+
 struct SimtResult {
-    std::vector<std::string> program; // the instruction lines
-    std::vector<WarpFrame> trace;     // one per issued instruction, after it ran
-    std::vector<std::int64_t> data;   // each lane's data value (Data kind; else zeros)
+    std::vector<std::string> program;    // the instruction lines
+    std::vector<WarpFrame> trace;        // one per issued instruction, after it ran
+    std::vector<std::int64_t> data;      // each lane's data value (Data kind; else zeros)
+    std::vector<BranchOutcome> branches; // every branch issued, in issue order
     bool diverges = false;
     int paths = 1; // serialized paths: 1 + divergent branches
     int issued = 0;

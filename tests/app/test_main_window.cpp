@@ -10,6 +10,7 @@
 #include "slide_widget.h"
 #include "stage/pen_overlay.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QImage>
@@ -233,6 +234,56 @@ private slots:
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!w.isPresenting());
         QVERIFY(w.menuBar()->isVisible());
+    }
+    void typingAConditionSelectsCustomAndShowsItsErrorBesideTheField() {
+        MainWindow w;
+        w.openInitial(findScenario("warp-divergence"), 1, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto param = [&](const char* name) {
+            return QString::fromStdString(w.session()->params().text(name));
+        };
+        auto* condition = w.paramPanel()->findChild<QLineEdit*>("condition");
+        auto* branch = w.paramPanel()->findChild<QComboBox*>("branch");
+        auto* error = w.paramPanel()->findChild<QLabel*>("condition-error");
+        QVERIFY(condition && branch && error);
+        QCOMPARE(param("branch"), QString("odd-even"));
+        QVERIFY(!error->isVisible());
+
+        // Leaving the field without typing changes nothing.
+        emit condition->editingFinished();
+        QCOMPARE(param("branch"), QString("odd-even"));
+
+        // Typing a condition selects the custom branch, and the story follows it.
+        condition->selectAll();
+        QTest::keyClicks(condition, "lane < 4");
+        QTest::keyClick(condition, Qt::Key_Return);
+        QCOMPARE(param("branch"), QString("custom"));
+        QCOMPARE(param("condition"), QString("lane < 4"));
+        QCOMPARE(branch->currentText(), QString("custom"));
+        QCOMPARE(w.playback()->step(), 1);
+        QVERIFY(QString::fromStdString(w.session()->story().steps[1].title).contains("lane < 4"));
+        QVERIFY(w.paramPanel()->errorText("condition").isEmpty());
+
+        // A condition that does not parse: the error shows beside the field, with its column,
+        // and the last good condition stays.
+        condition->selectAll();
+        QTest::keyClicks(condition, "lane < (4");
+        QTest::keyClick(condition, Qt::Key_Return);
+        QVERIFY2(w.paramPanel()->errorText("condition").contains("column"),
+                 qPrintable(w.paramPanel()->errorText("condition")));
+        QVERIFY(error->isVisible());
+        QCOMPARE(param("condition"), QString("lane < 4"));
+        if (const QString dir = qEnvironmentVariable("WB_RENDER_DIR"); !dir.isEmpty())
+            w.grab().save(dir + "/condition_error.png");
+
+        // Fixed, the error goes.
+        condition->selectAll();
+        QTest::keyClicks(condition, "lane >= 12");
+        QTest::keyClick(condition, Qt::Key_Return);
+        QCOMPARE(param("condition"), QString("lane >= 12"));
+        QVERIFY(!error->isVisible());
+        QVERIFY(w.paramPanel()->errorText("condition").isEmpty());
     }
     void exportsTheCurrentStepWithPenStrokes() {
         MainWindow w;

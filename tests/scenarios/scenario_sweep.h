@@ -24,6 +24,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "memory-hierarchy",
     "occupancy",
     "roofline",
+    "warp-divergence",
 };
 
 struct SweepCase {

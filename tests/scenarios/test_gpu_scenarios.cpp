@@ -1,12 +1,15 @@
 // The "inside one GPU" scenarios show what their models compute: the frames carry the
 // numbers of FACTS §12-13, and the user's own expressions drive the views.
 #include "cuda/divergence_reference.h"
+#include "engine/number_format.h"
 #include "engine/registry.h"
 #include "gpu/expr/expr_error.h"
 #include "gpu/simt_interpreter.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <optional>
+#include <set>
 
 using namespace wb;
 
@@ -51,6 +54,91 @@ private slots:
         const auto end = first<WarpFrame>(uniform.steps[3].frames(1.0));
         QVERIFY(end && !end->diverged);
         QCOMPARE(end->efficiency, 1.0);
+    }
+    void serializedPathsStayOnScreenAtRest() {
+        // "Serialized paths" rests on the last instruction before the join: the else-path's
+        // even lanes run, and the record keeps the then-path's odd lanes beside the lines it
+        // ran. "Reconverged" rests at the end, the record whole, the join with all 32 again.
+        const Story odd = build("warp-divergence");
+        const auto rest = first<WarpFrame>(odd.steps[2].frames(1.0));
+        QVERIFY(rest);
+        QCOMPARE(rest->pc, 7);
+        QVERIFY(rest->lanes[4].active && !rest->lanes[5].active);
+        const auto masksOf = [](const WarpFrame& f) {
+            std::vector<std::uint32_t> masks;
+            for (const IssuedMask& m : f.issuedMasks)
+                masks.push_back(m.mask);
+            return masks;
+        };
+        std::vector<std::uint32_t> expected{
+            0xffffffffu, 0xffffffffu, 0xffffffffu, // before and the branch
+            0xaaaaaaaau, 0xaaaaaaaau, 0xaaaaaaaau, // then-path: odd lanes
+            0x55555555u, 0x55555555u};             // else-path: even lanes
+        QCOMPARE(masksOf(*rest), expected);
+        const auto end = first<WarpFrame>(odd.steps[3].frames(1.0));
+        QVERIFY(end);
+        expected.insert(expected.end(), {0xffffffffu, 0xffffffffu}); // joined, to the end
+        QCOMPARE(masksOf(*end), expected);
+        QCOMPARE(static_cast<int>(end->issuedMasks.size()), end->issued);
+        // Mid-animation the record holds only what has issued.
+        const auto mid = first<WarpFrame>(odd.steps[2].frames(0.3));
+        QVERIFY(mid && mid->issuedMasks.size() < rest->issuedMasks.size());
+        // Time only moves forward from step to step.
+        QVERIFY(rest->issued < end->issued);
+    }
+    void theBranchHeaderAndPanelQuoteOneEfficiency() {
+        // The lane view's counter and the panel beside it quote the same frame's efficiency
+        // in the same words: 100 % at the branch, before either path has run.
+        for (const char* kind : {"odd-even", "nested", "data"}) {
+            const Story s = build("warp-divergence", {{"branch", kind}});
+            for (int step : {1, 2}) {
+                const Frames frames = s.steps[static_cast<size_t>(step)].frames(1.0);
+                const auto warp = first<WarpFrame>(frames);
+                const auto facts = first<FactsFrame>(frames);
+                QVERIFY(warp && facts);
+                const auto row =
+                    std::find_if(facts->rows.begin(), facts->rows.end(), [](const FactRow& r) {
+                        return r.label.rfind("SIMT efficiency so far", 0) == 0;
+                    });
+                QVERIFY2(row != facts->rows.end(), kind);
+                QCOMPARE(row->value, formatShare(warp->efficiency));
+                if (step == 1)
+                    QCOMPARE(row->value, std::string("100 %"));
+            }
+        }
+    }
+    void everyCaseIsLabelledApart() {
+        const Story s = build("warp-divergence", {{"branch", "custom"}});
+        const auto facts = first<FactsFrame>(s.steps[4].frames(1.0));
+        QVERIFY(facts);
+        QCOMPARE(facts->rows.size(), size_t(7)); // six fixed kinds and the user's condition
+        std::set<std::string> labels;
+        for (const FactRow& r : facts->rows)
+            labels.insert(r.label);
+        QCOMPARE(labels.size(), facts->rows.size());
+        QVERIFY(labels.contains("nested: if (threadIdx.x < 16) { if (threadIdx.x % 2) }"));
+        QVERIFY(labels.contains("if (threadIdx.x < 16): a half-warp boundary"));
+        QVERIFY(labels.contains("yours: if (lane < 8)"));
+    }
+    void theTrapShowsBothWarpsSideBySide() {
+        for (const char* warp : {"0", "1"}) {
+            const Story s = build("warp-divergence", {{"warp", warp}});
+            const Frames frames = s.steps[5].frames(1.0);
+            QCOMPARE(frames.arrangement, Arrangement::Grid);
+            QCOMPARE(frames.items.size(), size_t(2));
+            const auto& w0 = std::get<WarpFrame>(frames.items[0]);
+            const auto& w1 = std::get<WarpFrame>(frames.items[1]);
+            QCOMPARE(w0.title, std::string("Warp 0, threads 0–31: then-path only"));
+            QCOMPARE(w1.title, std::string("Warp 1, threads 32–63: else-path only"));
+            QVERIFY(!w0.diverged && !w1.diverged);
+            // Warp 0 ran the then-path (line 3), warp 1 the else-path (line 6).
+            const auto ran = [](const WarpFrame& f, int pc) {
+                return std::any_of(f.issuedMasks.begin(), f.issuedMasks.end(),
+                                   [pc](const IssuedMask& m) { return m.pc == pc; });
+            };
+            QVERIFY(ran(w0, 3) && !ran(w0, 6));
+            QVERIFY(ran(w1, 6) && !ran(w1, 3));
+        }
     }
     void customConditionsDriveTheInterpreterAndReportColumns() {
         const Story custom =

@@ -105,8 +105,38 @@ private slots:
                 band.width() * band.height() / 4);
         QVERIFY(countNear(image, other.adjusted(other.width() - 40, 2, -10, -2),
                           view.theme().background, 2) > 0);
-        QVERIFY(
-            WarpLanesView::counterText(diverged()).startsWith(QStringLiteral("efficiency 88 %")));
+        // The scenario's panels write the efficiency with the same words and digits.
+        QVERIFY(WarpLanesView::counterText(diverged())
+                    .startsWith(QStringLiteral("SIMT efficiency so far 87.5 %")));
+    }
+
+    void eachProgramLineShowsTheLanesItsIssueRanFor() {
+        WarpFrame f = diverged();
+        f.issuedMasks = {{0, 0xffffffffU}, {1, 0xffffffffU}, {2, 0xffffffffU}, {3, 0xaaaaaaaaU}};
+        WarpLanesView view;
+        view.setFrame(f);
+        view.resize(1280, 720);
+        const QImage image = grabImage(view);
+        saveForHumans(image, QStringLiteral("warp_lanes_mask_record"));
+        const QRectF bounds(view.rect());
+        // Issued lines carry a strip; lines not issued yet carry none.
+        QVERIFY(!view.maskStripRect(bounds, 3).isEmpty());
+        QVERIFY(view.maskStripRect(bounds, 4).isEmpty());
+        const QRectF strip = view.maskStripRect(bounds, 3);
+        QVERIFY(view.programLineRect(bounds, 3).contains(strip));
+        // Line 3 ran the odd lanes: bright cells at odd lanes, none at even ones. Each cell
+        // is sampled at its middle (32 cells and two cells of group gaps).
+        const double pitch = strip.width() / 34.0;
+        for (int lane : {0, 1, 8, 9, 30, 31}) {
+            const double x = strip.left() + pitch * (lane + (lane / 8) * (2.0 / 3.0) + 0.39);
+            const QRect cell(static_cast<int>(x) - 1, static_cast<int>(strip.center().y()) - 1, 2,
+                             2);
+            const int accent = countNear(image, cell, view.theme().accent, 16);
+            if (lane % 2 == 1)
+                QVERIFY2(accent > 0, qPrintable(QStringLiteral("lane %1 not bright").arg(lane)));
+            else
+                QVERIFY2(accent == 0, qPrintable(QStringLiteral("lane %1 bright").arg(lane)));
+        }
     }
 
     void longProgramsKeepThePcInView() {

@@ -1,6 +1,7 @@
 #include "grids/warp_lanes_view.h"
 
 #include "drawing/hover_tip.h"
+#include "engine/number_format.h"
 #include "grids/lanes_per_warp.h"
 
 #include <QHelpEvent>
@@ -24,12 +25,24 @@ WarpLanesView::WarpLanesView(QWidget* parent)
 
 QString WarpLanesView::counterText(const WarpFrame& frame) {
     const QString dot = QStringLiteral(" \u00b7 ");
-    return tr("efficiency %1 %").arg(std::lround(frame.efficiency * 100.0)) + dot +
-           tr("%1 issued").arg(frame.issued) + dot +
+    return tr("SIMT efficiency so far %1")
+               .arg(QString::fromStdString(formatShare(frame.efficiency))) +
+           dot + tr("%1 issued").arg(frame.issued) + dot +
            tr("%1 active lane-slots").arg(frame.activeLaneSlots);
 }
 
 WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
+    Layout l = layoutWith(bounds, false);
+    // A mask record is the point of the slide: rather than scroll it, make the lanes shorter
+    // and the listing wider.
+    const bool scrolls =
+        l.firstLine > 0 || l.firstLine + l.visibleLines < static_cast<int>(l.code.size());
+    if (!m_frame.issuedMasks.empty() && scrolls)
+        l = layoutWith(bounds, true);
+    return l;
+}
+
+WarpLanesView::Layout WarpLanesView::layoutWith(const QRectF& bounds, bool compact) const {
     Layout l;
     l.em = layoutEm(bounds, {34.0, 22.0, 1.0});
     l.pad = l.em * 0.8;
@@ -49,18 +62,27 @@ WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
     l.twoRows = (inner.width() - (kLanesPerWarp - 1) * l.laneGap) / kLanesPerWarp < em * 2.2;
     const int perRow = l.twoRows ? kLanesPerWarp / 2 : kLanesPerWarp;
     l.laneW = (inner.width() - (perRow - 1) * l.laneGap) / perRow;
-    l.laneH = em * 2.2;
-    const double rowH = l.laneH + em * 1.2;
+    l.laneH = em * (compact ? 1.6 : 2.2);
+    l.laneLabelH = em * (compact ? 0.95 : 1.2);
+    const double rowH = l.laneH + l.laneLabelH;
     const double lanesH = l.twoRows ? 2.0 * rowH + em * 0.3 : rowH;
     l.lanes = QRectF(inner.left(), l.header.bottom() + em * 0.6, inner.width(), lanesH);
 
     const double top = l.lanes.bottom() + em * 0.8;
     const double bottomH = std::max(0.0, inner.bottom() - top);
-    const double programW = (inner.width() - em) * 0.56;
+    // With a mask record the listing carries a strip of 32 cells per line and takes more of
+    // the width; the stack keeps enough for its cards.
+    const bool masks = !m_frame.issuedMasks.empty();
+    const double programW = (inner.width() - em) * (masks ? (compact ? 0.72 : 0.66) : 0.56);
     l.program = QRectF(inner.left(), top, programW, bottomH);
     l.stack = QRectF(l.program.right() + em, top, inner.width() - programW - em, bottomH);
     const QFont headingFont = m_theme.fontAtPixels(em * 0.8, true);
-    l.programHeading = wrapText(headingFont, tr("PROGRAM"), l.program.width());
+    l.programHeading =
+        wrapText(headingFont, masks ? tr("PROGRAM \u00b7 LANES EACH ISSUE RAN FOR") : tr("PROGRAM"),
+                 l.program.width());
+    // Cells of at least 2.5 px, at most half an em, in four groups of eight.
+    if (masks)
+        l.stripW = std::max(2.5 * 34.0, std::min(l.program.width() * 0.34, em * 0.5 * 34.0));
     l.stackHeading = wrapText(headingFont, tr("RECONVERGENCE STACK (TOP FIRST)"), l.stack.width());
     l.headingH = std::max(l.programHeading.height(), l.stackHeading.height()) + em * 0.3;
 
@@ -69,22 +91,30 @@ WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
     // The listing is set as large as the panel allows (up to 1.2 em), so a short program
     // fills its column instead of leaving the bottom of the slide empty.
     const double gutter = em * 2.4;
-    const double lineGap = em * 0.4;
+    double lineGap = em * 0.4;
     const double listH0 = std::max(0.0, l.program.height() - l.headingH);
-    for (const double size : {1.2, 1.1, 1.0, 0.95}) {
+    // A mask record is read whole, so its listing may set smaller (down to the floor) and
+    // closer before it scrolls.
+    const std::vector<double> sizes = masks ? std::vector<double>{1.2, 1.1, 1.0, 0.95, 0.85, 0.75}
+                                            : std::vector<double>{1.2, 1.1, 1.0, 0.95};
+    for (const double size : sizes) {
         l.codePx = em * size;
+        lineGap = em * 0.4 * std::min(1.0, size);
         const QFont codeBold = m_theme.monoFontAtPixels(l.codePx, true);
-        l.lineH = std::max(em * 1.45, QFontMetricsF(codeBold).height() + lineGap);
+        l.lineH = std::max(em * 1.45 * std::min(1.0, size / 0.95),
+                           QFontMetricsF(codeBold).height() + lineGap);
         l.code.clear();
         double total = 0;
         for (const std::string& line : m_frame.program) {
             l.code.push_back(wrapText(codeBold, QString::fromStdString(line),
-                                      l.program.width() - gutter - em * 0.3));
+                                      l.program.width() - gutter - em * 0.3 -
+                                          (l.stripW > 0.0 ? l.stripW + em * 0.5 : 0.0)));
             total += std::max(l.lineH, l.code.back().height() + lineGap);
         }
         if (total <= listH0)
             break;
     }
+    l.lineGap = lineGap;
     const int lines = static_cast<int>(l.code.size());
     const auto heightOf = [&](int i) {
         return std::max(l.lineH, l.code[static_cast<std::size_t>(i)].height() + lineGap);
@@ -104,6 +134,10 @@ WarpLanesView::Layout WarpLanesView::layoutFor(const QRectF& bounds) const {
         while (l.firstLine > 0 && l.firstLine + fitFrom(l.firstLine) < lines &&
                m_frame.pc >= l.firstLine + fitFrom(l.firstLine))
             ++l.firstLine;
+        // Near the end of the program, lines above fill the space the end leaves.
+        while (l.firstLine > 0 && l.firstLine - 1 + fitFrom(l.firstLine - 1) > m_frame.pc &&
+               fitFrom(l.firstLine - 1) >= fitFrom(l.firstLine))
+            --l.firstLine;
         l.visibleLines = fitFrom(l.firstLine);
     }
     double y = l.program.top() + l.headingH;
@@ -123,7 +157,7 @@ QRectF WarpLanesView::laneRect(const QRectF& bounds, int lane) const {
     const int perRow = l.twoRows ? kLanesPerWarp / 2 : kLanesPerWarp;
     const int row = lane / perRow;
     const int col = lane % perRow;
-    const double rowH = l.laneH + l.em * 1.2 + (l.twoRows ? l.em * 0.3 : 0.0);
+    const double rowH = l.laneH + l.laneLabelH + (l.twoRows ? l.em * 0.3 : 0.0);
     return {l.lanes.left() + col * (l.laneW + l.laneGap), l.lanes.top() + row * rowH, l.laneW,
             l.laneH};
 }
@@ -144,8 +178,28 @@ QRectF WarpLanesView::programLineRectIn(const Layout& l, int line) const {
     const double bottom =
         static_cast<std::size_t>(shown) + 1 < l.lineTops.size()
             ? l.lineTops[static_cast<std::size_t>(shown) + 1]
-            : top + std::max(l.lineH, l.code[static_cast<std::size_t>(line)].height() + l.em * 0.4);
+            : top + std::max(l.lineH, l.code[static_cast<std::size_t>(line)].height() + l.lineGap);
     return {l.program.left(), top, l.program.width(), bottom - top};
+}
+
+const IssuedMask* WarpLanesView::issuedMaskOf(int line) const {
+    for (auto it = m_frame.issuedMasks.rbegin(); it != m_frame.issuedMasks.rend(); ++it)
+        if (it->pc == line)
+            return &*it;
+    return nullptr;
+}
+
+QRectF WarpLanesView::maskStripRect(const QRectF& bounds, int line) const {
+    return maskStripRectIn(layoutFor(bounds), line);
+}
+
+QRectF WarpLanesView::maskStripRectIn(const Layout& l, int line) const {
+    const QRectF row = programLineRectIn(l, line);
+    if (l.stripW <= 0.0 || row.isEmpty() || !issuedMaskOf(line))
+        return {};
+    const double h = std::min(std::min(row.height(), l.lineH) * 0.62, l.em * 0.9);
+    const double firstH = std::min(row.height(), l.lineH);
+    return {row.right() - l.stripW - l.em * 0.2, row.top() + (firstH - h) / 2.0, l.stripW, h};
 }
 
 QRectF WarpLanesView::stackRect(const QRectF& bounds) const {
@@ -217,9 +271,9 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
             painter.drawText(box, Qt::AlignCenter, value);
         painter.setFont(numberFont);
         painter.setPen(m_theme.muted);
-        painter.drawText(
-            QRectF(box.left() - l.laneGap, box.bottom(), box.width() + 2 * l.laneGap, em * 1.1),
-            Qt::AlignHCenter | Qt::AlignVCenter, QString::number(lane));
+        painter.drawText(QRectF(box.left() - l.laneGap, box.bottom(), box.width() + 2 * l.laneGap,
+                                l.laneLabelH * 0.92),
+                         Qt::AlignHCenter | Qt::AlignVCenter, QString::number(lane));
     }
 
     // Program listing with the issued instruction highlighted.
@@ -252,6 +306,18 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
                     QRectF(r.left() + gutter, r.top() + (firstH - code.lineHeight) / 2.0,
                            r.width() - gutter, code.height()),
                     code, m_theme.foreground);
+        // The lanes this line's issue ran for: 32 cells in groups of eight, active bright.
+        const QRectF strip = maskStripRectIn(l, line);
+        if (const IssuedMask* issue = issuedMaskOf(line); issue && !strip.isEmpty()) {
+            const double pitch = strip.width() / 34.0; // 32 cells and two pitches of gaps
+            painter.setPen(Qt::NoPen);
+            for (int lane = 0; lane < kLanesPerWarp; ++lane) {
+                const bool on = ((issue->mask >> static_cast<unsigned>(lane)) & 1U) != 0U;
+                painter.setBrush(on ? m_theme.accent : m_theme.grid);
+                const double x = strip.left() + pitch * (lane + (lane / 8) * (2.0 / 3.0));
+                painter.drawRect(QRectF(x, strip.top(), pitch * 0.78, strip.height()));
+            }
+        }
     }
 
     // Reconvergence stack, top (back) first. Each card: the label, the pcs beside it when
@@ -308,10 +374,10 @@ void WarpLanesView::paint(QPainter& painter, const QRectF& bounds) const {
         y += cardH + em * 0.3;
     }
     if (entries == 0) {
-        painter.setFont(pcFont);
-        painter.setPen(m_theme.muted);
-        painter.drawText(QRectF(l.stack.left(), y, l.stack.width(), em * 1.4),
-                         Qt::AlignLeft | Qt::AlignVCenter, tr("empty: all lanes together"));
+        const WrappedText empty =
+            wrapText(pcFont, tr("empty: all lanes together"), l.stack.width());
+        drawWrapped(painter, QRectF(l.stack.left(), y + em * 0.2, l.stack.width(), empty.height()),
+                    empty, m_theme.muted);
     }
     painter.restore();
 }

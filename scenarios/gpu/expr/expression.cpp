@@ -1,5 +1,6 @@
 #include "gpu/expr/expression.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <limits>
@@ -354,6 +355,19 @@ std::vector<std::string> Expression::allowedNames() const {
     std::vector<std::string> names(kBuiltins.begin(), kBuiltins.end());
     names.insert(names.end(), m_parameterNames.begin(), m_parameterNames.end());
     return names;
+}
+
+std::vector<std::int64_t> Expression::constants() const {
+    std::vector<const Node*> literals;
+    for (const Node& n : m_nodes)
+        if (n.op == Const)
+            literals.push_back(&n);
+    std::stable_sort(literals.begin(), literals.end(),
+                     [](const Node* a, const Node* b) { return a->column < b->column; });
+    std::vector<std::int64_t> out;
+    for (const Node* n : literals)
+        out.push_back(n->value);
+    return out;
 }
 
 std::int64_t Expression::variableValue(const std::string& name, const ExprEnv& env) const {

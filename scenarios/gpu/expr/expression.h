@@ -33,6 +33,9 @@ public:
     const std::vector<std::string>& variables() const { return m_variables; }
     // The value of one of variables() in env (for tooltips such as "threadIdx.x = 5").
     std::int64_t variableValue(const std::string& name, const ExprEnv& env) const;
+    // The integer literals as written, left to right ("lane < 8 && r > 2" -> {8, 2}): the
+    // numbers a slide that shows the expression quotes.
+    std::vector<std::int64_t> constants() const;
     // Every name an expression may read, built-ins first.
     std::vector<std::string> allowedNames() const;
 
