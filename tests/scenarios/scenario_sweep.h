@@ -21,6 +21,7 @@ namespace wb::test {
 // yourself, resting frames that differ); the rest join as their lessons are rebuilt.
 inline constexpr const char* kSweptScenarios[] = {
     "silicon-mapping",
+    "coalescing-transpose",
 };
 
 struct SweepCase {
