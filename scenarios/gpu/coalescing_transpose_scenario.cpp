@@ -106,7 +106,7 @@ FactsFrame variantFacts(const Kernels& k, TransposeVariant v) {
                       formatSignificant(s.storeSectorsPerRequest, 3), kCoalescingSource,
                       s.storeSectorsPerRequest > copy.storeSectorsPerRequest});
     f.rows.push_back({"L1↔L2 sector traffic, whole kernel", formatBytes(double(s.l1l2Bytes)),
-                      "sectors × 32 B; not DRAM bytes: L2 merges partial writes", false});
+                      "derived: sectors × 32 B, between L1 and L2 (not DRAM)", false});
     if (s.smemWorstWavefronts > 0) {
         const MemoryAccessFrame& c = k.column(v);
         f.rows.push_back(
@@ -383,11 +383,20 @@ std::string tiledNarration(const Kernels& k) {
     const TransposeSummary& copy = k.summary(TransposeVariant::Copy);
     const bool likeCopy = tiled.loadSectorsPerRequest == copy.loadSectorsPerRequest &&
                           tiled.storeSectorsPerRequest == copy.storeSectorsPerRequest;
-    const std::string global = fill(
-        "Read a %1×%1 tile row by row into shared memory, then write it out row by row: "
-        "loads and stores take %2 and %3 sectors per request%4.",
-        {std::to_string(k.base.tile), formatSignificant(tiled.loadSectorsPerRequest, 3),
-         formatSignificant(tiled.storeSectorsPerRequest, 3), likeCopy ? ", as the copy's do" : ""});
+    // Per-request averages: "1 sector" only when exactly one.
+    const auto perRequest = [](double v) {
+        return formatSignificant(v, 3) + (v == 1.0 ? " sector" : " sectors");
+    };
+    const std::string sides = tiled.loadSectorsPerRequest == tiled.storeSectorsPerRequest
+                                  ? fill("loads and stores each take %1 per request",
+                                         {perRequest(tiled.loadSectorsPerRequest)})
+                                  : fill("loads take %1 and stores %2 per request",
+                                         {perRequest(tiled.loadSectorsPerRequest),
+                                          perRequest(tiled.storeSectorsPerRequest)});
+    const std::string global =
+        fill("Read each %1×%1 tile row by row into shared memory, then write it out row by row: "
+             "%2%3.",
+             {std::to_string(k.base.tile), sides, likeCopy ? ", as the copy's do" : ""});
     if (extraWavefronts(column) > 0)
         return global + " " +
                fill("Reading a column of the tile puts up to %1 different words in one bank: "
@@ -634,13 +643,13 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
                           {formatBytes(matrixBytes), formatBytes(l2Bytes)})}),
          ""},
         {extraWavefronts(tiledColumn) > 0
-             ? fill("Stage a %1×%1 tile in shared memory (32 banks of 4 bytes). Its column read "
+             ? fill("Stage each %1×%1 tile in shared memory (32 banks of 4 bytes). Its column read "
                     "takes %2 where ⌈%3 / 128 B⌉ = %4 would do: the extra ones are bank "
                     "conflicts.",
                     {std::to_string(k->base.tile), wavefrontsText(tiledColumn.wavefronts),
                      formatBytes(double(tiledColumn.bytesRequested)),
                      std::to_string(tiledColumn.minWavefronts)})
-             : fill("Stage a %1×%1 tile in shared memory (32 banks of 4 bytes). Its column read "
+             : fill("Stage each %1×%1 tile in shared memory (32 banks of 4 bytes). Its column read "
                     "takes %2 = ⌈%3 / 128 B⌉: no bank conflict at this shape.",
                     {std::to_string(k->base.tile), wavefrontsText(tiledColumn.wavefronts),
                      formatBytes(double(tiledColumn.bytesRequested))}),
