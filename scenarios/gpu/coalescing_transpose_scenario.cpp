@@ -100,6 +100,11 @@ FactsFrame variantFacts(const Kernels& k, TransposeVariant v) {
     const TransposeSummary& copy = k.summary(TransposeVariant::Copy);
     FactsFrame f;
     f.title = fill("The %1 kernel · %2", {variantTitle(v), k.shape()});
+    f.rows.push_back(
+        {"threads per block = tile × block rows",
+         fill("%1 × %2 = %3", {std::to_string(k.base.tile), std::to_string(k.base.blockRows),
+                               std::to_string(k.base.tile * k.base.blockRows)}),
+         "NVIDIA cuda-samples transpose (TILE_DIM × BLOCK_ROWS)", false});
     f.rows.push_back({"global load: 32-byte sectors per request",
                       formatSignificant(s.loadSectorsPerRequest, 3), kCoalescingSource, false});
     f.rows.push_back({"global store: 32-byte sectors per request",
@@ -295,6 +300,7 @@ std::vector<ResultValue> transposeResults(const Kernels& k, const std::vector<Tr
         {"padded tile pitch", c.tile + 1},
         {"block rows", c.blockRows},
         {"threads per block", c.tile * c.blockRows},
+        {"tile rows each thread copies", c.tile / c.blockRows},
         {"matrix bytes", double(c.n) * c.n * c.elementBytes},
         {"output row bytes", double(c.n) * c.elementBytes},
         {"warp size", MemoryAccessModel::kWarpSize},
