@@ -434,8 +434,8 @@ std::string paddedNarration(const Kernels& k) {
                          std::to_string(before.wavefronts)});
 }
 
-std::string billNarration(const std::vector<TransposeTiming>& tt, const AchievableCopy& copy,
-                          bool modeled) {
+std::string billNarration(const Kernels& k, const std::vector<TransposeTiming>& tt,
+                          const AchievableCopy& copy, bool modeled) {
     const auto c = timingOf(tt, "copy");
     const auto naive = timingOf(tt, "naive");
     const auto tiled = timingOf(tt, "tiled");
@@ -459,10 +459,18 @@ std::string billNarration(const std::vector<TransposeTiming>& tt, const Achievab
         return head + " " +
                fill("Padding slows the tiled kernel here, from %1 to %2 of the copy.",
                     {formatPercent(tiled->pctOfCopy, 3), formatPercent(padded->pctOfCopy, 3)});
+    // Equal times: either there is no conflict to remove, or something else sets the pace.
+    const int conflicts = extraWavefronts(k.column(TransposeVariant::Tiled));
+    if (conflicts == 0)
+        return head + " " +
+               fill("Tiled and padded both reach %1 of the copy: the tile has no bank conflict "
+                    "to remove here.",
+                    {formatPercent(padded->pctOfCopy, 3)});
     return head + " " +
-           fill("Tiled and padded both reach %1 of the copy: the tile has no bank conflict to "
-                "remove here.",
-                {formatPercent(padded->pctOfCopy, 3)});
+           fill("Tiled and padded both reach %1 of the copy: %2, the memory traffic sets the "
+                "pace, not the column read's %3.",
+                {formatPercent(padded->pctOfCopy, 3), modeled ? "in this model" : "measured here",
+                 formatCount(conflicts, "extra wavefront", "extra wavefronts")});
 }
 
 } // namespace
@@ -600,7 +608,7 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
                 paddedNarration(*k));
     story.steps.push_back(
         {"The bill",
-         billNarration(timings, copy, timing->provenance.source == TraceSource::Modeled), 3.0,
+         billNarration(*k, timings, copy, timing->provenance.source == TraceSource::Modeled), 3.0,
          [kernels, timing, copy](double) {
              return Frames{{billChart(*timing, *kernels, copy), trafficChart(*kernels)}};
          }});
