@@ -348,6 +348,7 @@ void MainWindow::openScenario(const QString& id, int step) {
 void MainWindow::rebuildStory(int keepStep) {
     const Story& story = m_session->story();
     m_answer->setWhiteboard(story.whiteboard);
+    m_answer->setChecks(story.checks); // new numbers: old answers no longer apply
     {
         const QSignalBlocker block(m_steps);
         m_steps->clear();

@@ -1,5 +1,6 @@
 #include "step_exporter.h"
 
+#include "stage/frame_stage.h"
 #include "stage/pen_overlay.h"
 
 #include <QFileInfo>
@@ -36,6 +37,24 @@ void renderSlide(QPainter& painter, const ExportRequest& r) {
     slide.setFrames(r.frames);
     slide.render(&painter);
     drawStrokes(painter, r);
+}
+
+QImage renderStage(const Frames& frames, const Theme& theme, QSize size) {
+    FrameStage stage;
+    stage.setAttribute(Qt::WA_DontShowOnScreen);
+    stage.setTheme(theme);
+    stage.setTypeScale(TypeScale::forSlide(size.height()));
+    stage.setFrames(frames);
+    stage.resize(size);
+    stage.show(); // lays out the views (charts included) without showing a window, as renderSlide
+    stage.setFrames(frames);
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(theme.background);
+    {
+        QPainter p(&image);
+        stage.render(&p);
+    }
+    return image;
 }
 
 QString exportStep(const ExportRequest& r) {

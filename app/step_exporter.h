@@ -5,6 +5,7 @@
 #include "frames/frame.h"
 #include "slide_widget.h"
 
+#include <QImage>
 #include <QPainter>
 #include <QSize>
 #include <QString>
@@ -26,6 +27,11 @@ struct ExportRequest {
 // Renders the request's slide (and pen strokes) with `painter`, whose device is
 // request.size: the one drawing behind PNG, SVG and `warpboard lint`.
 void renderSlide(QPainter& painter, const ExportRequest& request);
+
+// The stage alone (no title, narration or provenance line) drawing `frames` into an image of
+// `size`, with the type a slide of that height sets: what a step's picture shows, for tests
+// that compare steps' pictures.
+QImage renderStage(const Frames& frames, const Theme& theme, QSize size);
 
 // Returns an empty string on success, else a message naming the problem.
 QString exportStep(const ExportRequest& request);

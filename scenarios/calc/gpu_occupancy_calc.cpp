@@ -103,7 +103,7 @@ Json wavesCalc(const Params& p) {
     j["waves"] = w.waves;
     j["tail_utilization"] = w.tailUtilization;
     j["source"] = "waves = ceil(blocks / (SMs × blocks per SM)); blocks per SM from the "
-                  "occupancy calculator (FACTS.md §12)";
+                  "occupancy calculator (CUDA C++ Programming Guide, Table 27; cuda_occupancy.h)";
     return j;
 }
 
@@ -118,6 +118,9 @@ Json littlesLawCalc(const Params& p) {
     j["model"] = "littles-law";
     j["gpu"] = gpu.id;
     j["latency_ns"] = m.latencyNs;
+    j["latency_range_ns"] = Json::array({m.gpuLatency.lowNs, m.gpuLatency.highNs});
+    j["latency_range_source"] = m.gpuLatency.source;
+    j["latency_assumed"] = m.gpuLatency.assumed;
     j["latency_cycles"] = m.latencyCycles;
     j["clock_ghz"] = m.clockGHz;
     j["bandwidth_gbs"] = m.bandwidthBytesPerS / 1e9;
@@ -158,8 +161,9 @@ void appendOccupancyCalcModels(std::vector<CalcModel>& models) {
         {"littles-law",
          "HBM bytes in flight needed to sustain full bandwidth (latency × bandwidth)",
          {gpuArgument(),
-          ParamSpec::real("latency-ns", "Memory latency", "ns", 1, 1e5, kDefaultHbmLatencyNs, false,
-                          "default: catalogue or FACTS.md §2.4 safe range"),
+          ParamSpec::real("latency-ns", "Memory latency", "ns", 1, 1e5,
+                          hbmLatency(*HardwareCatalogue::builtin().find("h100-sxm")).ns, false,
+                          "default: the GPU's HBM latency (see latency_source)"),
           ParamSpec::real("bytes-per-load", "Bytes per warp-wide load", "B", 1, 4096, 128, false,
                           "32 lanes × 4 B"),
           ParamSpec::integer("warps-per-sm", "Resident warps per SM", "", 1, 64, 16)},

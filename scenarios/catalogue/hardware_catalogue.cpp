@@ -184,6 +184,11 @@ const SpecSource* HardwareCatalogue::source(const std::string& id) const {
     return it == m_sources.end() ? nullptr : &it->second;
 }
 
+std::string HardwareCatalogue::sourceLabel(const GpuSpec& gpu, const std::string& field) const {
+    const SpecSource* s = source(gpu.field(field).sourceId);
+    return s ? s->label : std::string{};
+}
+
 std::string HardwareCatalogue::citation(const GpuSpec& gpu, const std::string& field) const {
     const SpecSource* s = source(gpu.field(field).sourceId);
     return s ? s->label + " (" + s->url + ")" : std::string{};

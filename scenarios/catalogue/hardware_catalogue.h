@@ -62,6 +62,8 @@ public:
                                int smCount, double memoryGB) const;
     std::vector<std::string> ids() const;
     const SpecSource* source(const std::string& id) const;
+    // The label of a field's source, as a slide cites it ("NVIDIA H100 datasheet").
+    std::string sourceLabel(const GpuSpec& gpu, const std::string& field) const;
     // "label (url)" for a field of a GPU: what tooltips and answer cards cite.
     std::string citation(const GpuSpec& gpu, const std::string& field) const;
 

@@ -1,5 +1,6 @@
 #include "engine/recording_choice.h"
 
+#include "catalogue/hardware_catalogue.h"
 #include "engine/recording_set.h"
 #include "engine/scenario.h"
 
@@ -31,6 +32,20 @@ std::string deviceOf(const Trace& trace) {
     return trace.provenance.device.empty() ? "an unnamed device" : trace.provenance.device;
 }
 
+// "GPU is NVIDIA H200 SXM 141 GB", "Blocks in the grid is 1057": the parameter as the panel
+// names it and the value as the user would pick it, not the internal id.
+std::string inputWords(const Scenario& scenario, const RecordingInput& input) {
+    std::string label = input.param;
+    for (const ParamSpec& spec : scenario.parameters())
+        if (spec.name == input.param)
+            label = spec.label;
+    std::string value = input.value;
+    if (input.param == "gpu")
+        if (const GpuSpec* gpu = HardwareCatalogue::builtin().find(input.value))
+            value = gpu->name;
+    return label + " is " + value;
+}
+
 } // namespace
 
 RecordingChoice chooseRecording(const Scenario& scenario, const std::string& kind,
@@ -47,13 +62,13 @@ RecordingChoice chooseRecording(const Scenario& scenario, const std::string& kin
     for (const auto& input : *inputs) {
         if (holds(params, input))
             continue;
-        differs.append(differs.empty() ? "" : ", ").append(input.param + "=" + input.value);
+        differs.append(differs.empty() ? "" : ", ").append(inputWords(scenario, input));
     }
     if (differs.empty())
         return {*recording, {}};
     // "from", not "measured on": this line also follows modeled data, which it must never
     // seem to call measured.
-    return {std::nullopt, "a recording from " + deviceOf(*recording) + " replays with " + differs};
+    return {std::nullopt, "a recording from " + deviceOf(*recording) + " replays when " + differs};
 }
 
 std::string withReplayNote(std::string provenance, const RecordingChoice& choice) {

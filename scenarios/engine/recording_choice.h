@@ -24,7 +24,8 @@ struct RecordingInput {
 struct RecordingChoice {
     std::optional<Trace> trace; // the recording, when it fits the parameters
     // When a recording exists but does not fit: which values replay it ("a recording from
-    // NVIDIA H200 replays with gpu=h200-sxm, blocks=2640"); else empty.
+    // NVIDIA H200 replays when GPU is NVIDIA H200 SXM 141 GB, Grid size (blocks) is 2640");
+    // else empty.
     std::string note;
 };
 

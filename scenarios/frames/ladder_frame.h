@@ -16,6 +16,10 @@ struct LadderLevel {
     std::string source;
     std::string tip; // hover: what the numbers mean for a kernel
     bool highlight = false;
+    // What the rung prints, when the lesson words it ("147 ns near · 236 ns far", "450 GB/s
+    // per direction (900 GB/s both)"); empty: the numbers above, formatted by the view.
+    std::string latencyLabel;
+    std::string bandwidthLabel;
     bool operator==(const LadderLevel&) const = default;
 };
 

@@ -4,15 +4,13 @@
 // Little's law predict in the same schema, so the occupancy scenario draws both through one
 // path.
 #include "catalogue/hardware_catalogue.h"
+#include "gpu/littles_law.h"
 #include "trace/trace.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace wb {
-
-// One warp's coalesced 4-byte load: 32 lanes × 4 B.
-inline constexpr double kBytesPerWarpLoad = 128.0;
 
 inline constexpr const char* kIlpOccupancyKind = "ilp-occupancy";
 

@@ -22,16 +22,14 @@ MemoryParallelism memoryParallelism(const GpuSpec& gpu, std::optional<double> la
     MemoryParallelism m;
     m.gpuId = gpu.id;
     m.clockGHz = gpu.value("vector_clock_ghz");
+    m.gpuLatency = hbmLatency(gpu, catalogue);
     if (latencyNs) {
         requirePositive("latency (ns)", *latencyNs);
         m.latencyNs = *latencyNs;
         m.latencySource = "given";
-    } else if (gpu.has("hbm_latency_cycles")) {
-        m.latencyNs = gpu.value("hbm_latency_cycles") / m.clockGHz;
-        m.latencySource = catalogue.citation(gpu, "hbm_latency_cycles");
     } else {
-        m.latencyNs = kDefaultHbmLatencyNs;
-        m.latencySource = "default: upper end of the HBM safe range ≈ 400–600 ns (FACTS.md §2.4)";
+        m.latencyNs = m.gpuLatency.ns;
+        m.latencySource = m.gpuLatency.source;
     }
     m.latencyCycles = m.latencyNs * m.clockGHz;
     // Catalogue bandwidth is decimal GB/s.

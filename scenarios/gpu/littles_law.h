@@ -5,16 +5,19 @@
 // (TLP) times independent loads per warp (ILP), which is why low occupancy can still reach
 // full bandwidth.
 #include "catalogue/hardware_catalogue.h"
+#include "gpu/hbm_latency.h"
 
 #include <optional>
 #include <string>
 
 namespace wb {
 
-// Default HBM load latency when the catalogue has none: the upper end of FACTS.md §2.4's
-// ≈ 400–600 ns (≈ 450–650 cycles), because keeping the bandwidth saturated runs at loaded
-// latency, above the idle pointer-chase figures (A100: ≈ 566 cycles ≈ 400 ns, [L25] Table 3).
-inline constexpr double kDefaultHbmLatencyNs = 600.0;
+// Where the law and its GPU reading come from, as slides cite it.
+inline constexpr const char* kLittlesLawSource =
+    "Little (1961); Volkov, Better Performance at Lower Occupancy (GTC 2010)";
+
+// One warp's coalesced 4-byte load: 32 lanes × 4 B, the unit loads in flight are counted in.
+inline constexpr double kBytesPerWarpLoad = 128.0;
 
 // The law itself: items in flight = latency (s) × throughput (items/s).
 double littlesLaw(double latencyS, double throughputPerS);
@@ -22,6 +25,7 @@ double littlesLaw(double latencyS, double throughputPerS);
 struct MemoryParallelism {
     std::string gpuId;
     double latencyNs = 0.0;
+    HbmLatency gpuLatency;      // the GPU's own HBM latency and its published range
     double clockGHz = 0.0;      // vector (boost) clock, to express the latency in cycles
     double latencyCycles = 0.0; // latencyNs × clockGHz
     double bandwidthBytesPerS = 0.0;
@@ -33,8 +37,7 @@ struct MemoryParallelism {
 };
 
 // HBM bandwidth and SM count from the catalogue; the latency is `latencyNs` when given
-// (must be > 0, else std::invalid_argument), otherwise the catalogue's hbm_latency_cycles at
-// the vector clock if it has one, otherwise kDefaultHbmLatencyNs.
+// (must be > 0, else std::invalid_argument), otherwise the GPU's hbmLatency().
 MemoryParallelism
 memoryParallelism(const GpuSpec& gpu, std::optional<double> latencyNs = {},
                   const HardwareCatalogue& catalogue = HardwareCatalogue::builtin());

@@ -1,71 +1,89 @@
 #include "gpu/memory_ladder.h"
 
+#include "gpu/hbm_latency.h"
+
 #include <algorithm>
 #include <stdexcept>
 
 namespace wb {
-
-namespace {
-std::string labelOf(const HardwareCatalogue& cat, const GpuSpec& gpu, const std::string& field) {
-    const SpecSource* s = cat.source(gpu.field(field).sourceId);
-    return s ? s->label : std::string{};
-}
-} // namespace
 
 MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
     : m_gpu(&gpu)
     , m_catalogue(&cat) {
     const double sms = gpu.value("sm_count");
     const double clockHz = gpu.value("vector_clock_ghz") * 1e9;
-    auto src = [&](const char* field) { return labelOf(cat, gpu, field); };
+    auto src = [&](const char* field) { return cat.sourceLabel(gpu, field); };
 
+    const auto level = [&](std::string name, std::string scope, double capacity,
+                           std::string capacitySource) {
+        MemoryLevel l;
+        l.name = std::move(name);
+        l.scope = std::move(scope);
+        l.capacityBytes = capacity;
+        l.capacitySource = std::move(capacitySource);
+        l.latencyClockGHz = clockHz / 1e9;
+        return l;
+    };
     // Registers: 64K × 4 B per SM; operand delivery is not a memory bandwidth.
-    m_levels.push_back({"Registers",
-                        "per SM",
-                        gpu.value("registers_per_sm") * 4.0 * sms,
-                        gpu.value("register_latency_cycles"),
-                        0.0,
-                        src("registers_per_sm"),
-                        src("register_latency_cycles"),
-                        {}});
+    MemoryLevel regs = level("Registers", "per SM", gpu.value("registers_per_sm") * 4.0 * sms,
+                             src("registers_per_sm"));
+    regs.latencyCycles = gpu.value("register_latency_cycles");
+    regs.latencySource = src("register_latency_cycles");
+    m_levels.push_back(regs);
     // Shared memory / L1: 32 banks × 4 B per clock per SM.
-    m_levels.push_back(
-        {"Shared memory / L1", "per SM", gpu.value("l1_shared_per_sm_kb") * 1024.0 * sms,
-         gpu.value("shared_latency_cycles"), 128.0 * sms * clockHz, src("l1_shared_per_sm_kb"),
-         src("shared_latency_cycles"), cat.source("smem-bandwidth-derived")->label});
-    m_levels.push_back({"L2 cache", "per GPU", gpu.value("l2_cache_mb") * 1e6,
-                        gpu.value("l2_latency_cycles"),
-                        gpu.has("l2_bandwidth_gbs") ? gpu.value("l2_bandwidth_gbs") * 1e9 : 0.0,
-                        src("l2_cache_mb"), src("l2_latency_cycles"),
-                        gpu.has("l2_bandwidth_gbs") ? src("l2_bandwidth_gbs") : std::string{}});
-    m_levels.push_back({"HBM", "per GPU", gpu.value("memory_gb") * 1e9,
-                        gpu.value("hbm_latency_cycles"), gpu.value("memory_bandwidth_gbs") * 1e9,
-                        src("memory_gb"), src("hbm_latency_cycles"), src("memory_bandwidth_gbs")});
-    // Links: per direction, which is what one transfer can use.
-    m_levels.push_back({"NVLink peer",
-                        "per direction",
-                        0.0,
-                        0.0,
-                        gpu.value("nvlink_bidirectional_gbs") / 2.0 * 1e9,
-                        {},
-                        {},
-                        src("nvlink_bidirectional_gbs")});
-    m_levels.push_back({"PCIe host",
-                        "per direction",
-                        0.0,
-                        0.0,
-                        gpu.value("pcie_per_direction_gbs") * 1e9,
-                        {},
-                        {},
-                        src("pcie_per_direction_gbs")});
-    m_levels.push_back({"Network (NIC)",
-                        "per direction",
-                        0.0,
-                        0.0,
-                        gpu.value("nic_gbps") / 8.0 * 1e9,
-                        {},
-                        {},
-                        src("nic_gbps")});
+    MemoryLevel smem =
+        level("Shared memory / L1", "per SM", gpu.value("l1_shared_per_sm_kb") * 1024.0 * sms,
+              src("l1_shared_per_sm_kb"));
+    smem.latencyCycles = gpu.value("shared_latency_cycles");
+    smem.latencySource = src("shared_latency_cycles");
+    smem.bandwidthBytesPerS = 128.0 * sms * clockHz;
+    smem.bandwidthSource = cat.source("smem-bandwidth-derived")->label;
+    m_levels.push_back(smem);
+    // L2: near and far partition, counted on the paper's GPU at its clock.
+    MemoryLevel l2 =
+        level("L2 cache", "per GPU", gpu.value("l2_cache_mb") * 1e6, src("l2_cache_mb"));
+    l2.latencyCycles = gpu.value("l2_latency_cycles");
+    l2.farLatencyCycles = gpu.value("l2_far_latency_cycles");
+    if (gpu.has("l2_latency_clock_ghz"))
+        l2.latencyClockGHz = gpu.value("l2_latency_clock_ghz");
+    l2.latencySource = src("l2_latency_cycles");
+    if (gpu.has("l2_bandwidth_gbs")) {
+        l2.bandwidthBytesPerS = gpu.value("l2_bandwidth_gbs") * 1e9;
+        l2.bandwidthSource = src("l2_bandwidth_gbs");
+        const SpecSource* bw = cat.source(gpu.field("l2_bandwidth_gbs").sourceId);
+        l2.bandwidthAssumed = bw && bw->confidence == "LOW";
+    }
+    m_levels.push_back(l2);
+    // HBM: measured where a paper has this GPU, else assumed inside the published range.
+    const HbmLatency hbmLat = hbmLatency(gpu, cat);
+    MemoryLevel hbm = level("HBM", "per GPU", gpu.value("memory_gb") * 1e9, src("memory_gb"));
+    hbm.latencyCycles = hbmLat.cycles;
+    hbm.latencyLowNs = hbmLat.lowNs;
+    hbm.latencyHighNs = hbmLat.highNs;
+    hbm.latencyAssumed = hbmLat.assumed;
+    hbm.latencySource = hbmLat.source;
+    hbm.bandwidthBytesPerS = gpu.value("memory_bandwidth_gbs") * 1e9;
+    hbm.bandwidthSource = src("memory_bandwidth_gbs");
+    m_levels.push_back(hbm);
+    // Links: per direction, which is what one transfer can use; datasheets quote both.
+    MemoryLevel nvlink = level("NVLink peer", "per direction", 0.0, {});
+    nvlink.bidirectionalBytesPerS = gpu.value("nvlink_bidirectional_gbs") * 1e9;
+    nvlink.bandwidthBytesPerS = nvlink.bidirectionalBytesPerS / 2.0;
+    nvlink.bandwidthSource = src("nvlink_bidirectional_gbs");
+    m_levels.push_back(nvlink);
+    MemoryLevel pcie = level("PCIe host", "per direction", 0.0, {});
+    pcie.bandwidthBytesPerS = gpu.value("pcie_per_direction_gbs") * 1e9;
+    pcie.bandwidthSource = src("pcie_per_direction_gbs");
+    if (gpu.has("pcie_bidirectional_gbs")) {
+        pcie.bidirectionalBytesPerS = gpu.value("pcie_bidirectional_gbs") * 1e9;
+        pcie.bandwidthSource += "; " + src("pcie_bidirectional_gbs");
+    }
+    m_levels.push_back(pcie);
+    MemoryLevel nic = level("Network (NIC)", "per direction", 0.0, {});
+    nic.bandwidthBytesPerS = gpu.value("nic_gbps") / 8.0 * 1e9;
+    nic.bidirectionalBytesPerS = 2.0 * nic.bandwidthBytesPerS;
+    nic.bandwidthSource = src("nic_gbps");
+    m_levels.push_back(nic);
 }
 
 const MemoryLevel& MemoryLadder::level(const std::string& name) const {
@@ -80,7 +98,12 @@ double MemoryLadder::clockGHz() const {
 }
 
 double MemoryLadder::latencyNs(const MemoryLevel& level) const {
-    return level.latencyCycles / clockGHz();
+    return level.latencyCycles / (level.latencyClockGHz > 0.0 ? level.latencyClockGHz : clockGHz());
+}
+
+double MemoryLadder::farLatencyNs(const MemoryLevel& level) const {
+    return level.farLatencyCycles /
+           (level.latencyClockGHz > 0.0 ? level.latencyClockGHz : clockGHz());
 }
 
 double MemoryLadder::modeledChaseLatencyCycles(double ws) const {
@@ -88,10 +111,13 @@ double MemoryLadder::modeledChaseLatencyCycles(double ws) const {
         throw std::invalid_argument("working set must be positive");
     const double l1Bytes = m_gpu->value("l1_shared_per_sm_kb") * 1024.0;
     const double l2Bytes = m_gpu->value("l2_cache_mb") * 1e6;
+    // Cycles at this GPU's clock: the papers' L2 cycles were counted on another GPU's.
+    const double clock = clockGHz();
     const double l1 = m_gpu->value("l1_latency_cycles");
-    const double l2Near = m_gpu->value("l2_latency_cycles");
-    const double l2Far = m_gpu->value("l2_far_latency_cycles");
-    const double hbm = m_gpu->value("hbm_latency_cycles");
+    const MemoryLevel& l2Level = level("L2 cache");
+    const double l2Near = latencyNs(l2Level) * clock;
+    const double l2Far = farLatencyNs(l2Level) * clock;
+    const double hbm = latencyNs(level("HBM")) * clock;
     // L2 as seen from one SM: near latency while the set fits the near half, then an even
     // mix of near and far lines.
     const double farShare = std::clamp((ws - l2Bytes / 2.0) / ws, 0.0, 0.5);

@@ -14,7 +14,15 @@ struct MemoryLevel {
     std::string scope;          // "per SM" (capacity is per SM × SMs), "per GPU", "per direction"
     double capacityBytes = 0.0; // whole GPU; 0 = not a capacity (links)
     double latencyCycles = 0.0; // 0 = not modeled here
-    double bandwidthBytesPerS = 0.0; // aggregate, decimal; 0 = not known
+    double latencyClockGHz = 0.0;  // the clock the cycles were counted at (a paper's GPU)
+    double farLatencyCycles = 0.0; // L2: a line in the other partition; 0 = one latency
+    // A latency known only as a range (HBM on Hopper): latencyCycles is then assumed inside it.
+    double latencyLowNs = 0.0;
+    double latencyHighNs = 0.0;
+    bool latencyAssumed = false;
+    double bandwidthBytesPerS = 0.0;     // aggregate, decimal; links: per direction; 0 = unknown
+    double bidirectionalBytesPerS = 0.0; // links: both directions, as datasheets quote them
+    bool bandwidthAssumed = false;
     std::string capacitySource;
     std::string latencySource;
     std::string bandwidthSource;
@@ -30,7 +38,10 @@ public:
     const MemoryLevel& level(const std::string& name) const; // throws std::out_of_range
     // The clock that turns cycles into time: the GPU's vector (boost) clock.
     double clockGHz() const;
+    // A level's latency in ns, at the clock its cycles were counted at (a paper's GPU may
+    // run another clock than this one).
     double latencyNs(const MemoryLevel& level) const;
+    double farLatencyNs(const MemoryLevel& level) const;
 
     // Modeled load latency (cycles) of a pointer chase over `workingSetBytes` on one SM:
     // the hit fraction of each cache is capacity / working set (a random cyclic chase),

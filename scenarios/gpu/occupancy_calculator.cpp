@@ -19,9 +19,8 @@ namespace {
 const std::array<ArchitectureRules, 2>& rulesTable() {
     static const std::array<ArchitectureRules, 2> table{{
         {"9.0", "sm_90", 256, 4, 4, 128, 1024,
-         "cuda_occupancy.h (CC 9.0); Hopper Tuning Guide §1.4.1.1; FACTS.md §12"},
-        {"8.0", "sm_80", 256, 4, 4, 128, 1024,
-         "cuda_occupancy.h (CC 8.0); Ampere Tuning Guide; FACTS.md §12"},
+         "cuda_occupancy.h (CC 9.0); Hopper Tuning Guide §1.4.1.1"},
+        {"8.0", "sm_80", 256, 4, 4, 128, 1024, "cuda_occupancy.h (CC 8.0); Ampere Tuning Guide"},
     }};
     return table;
 }

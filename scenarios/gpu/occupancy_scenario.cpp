@@ -3,7 +3,9 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/recording_set.h"
+#include "engine/sentence.h"
 #include "gpu/gpu_recording_input.h"
+#include "gpu/hbm_latency.h"
 #include "gpu/ilp_occupancy_recording.h"
 #include "gpu/kernel_resource_params.h"
 #include "gpu/littles_law.h"
@@ -20,6 +22,10 @@
 namespace wb {
 
 namespace {
+
+// The lesson's two kernels: a quarter of the SM's 64 warps with ILP, three quarters without.
+constexpr int kFewWarps = 16;
+constexpr int kManyWarps = 48;
 
 constexpr const char* kSimSource = "warp-scheduler simulation (4 schedulers, no bandwidth limit)";
 constexpr const char* kBandwidthModel =
@@ -86,24 +92,26 @@ WarpSchedulerConfig simConfig(int warps, int ilp, int latency) {
     c.warps = warps;
     c.ilp = ilp;
     c.memoryLatency = latency;
-    c.cycles = 1500;
+    // Long enough for several round trips to memory, so the steady state is what it sustains.
+    c.cycles = std::max(2000, 4 * latency);
     return c;
 }
 
-FactsFrame simFacts(const Timelines& t) {
+// The three configurations' steady-state issue-slot use; `shown` (0 one warp, 1 many
+// warps, 2 ILP) is the one the step's timeline draws, emphasised.
+FactsFrame simFacts(const Timelines& t, int shown) {
     FactsFrame f;
     f.title = "Issue-slot use in steady state";
-    auto row = [&](const WarpSchedulerSim& s, bool emphasis) {
-        const auto& c = s.config();
-        f.rows.push_back({std::to_string(c.warps) + " warps (" +
-                              formatSignificant(100.0 * c.warps / c.maxWarpsPerSm, 3) +
-                              " % occupancy), ILP " + std::to_string(c.ilp),
-                          formatSignificant(100.0 * s.result().steadyUtilization, 3) + " %",
-                          kSimSource, emphasis});
-    };
-    row(t.one, false);
-    row(t.many, false);
-    row(t.ilp, true);
+    int index = 0;
+    for (const WarpSchedulerSim* s : {&t.one, &t.many, &t.ilp}) {
+        const auto& c = s->config();
+        f.rows.push_back({fill("%1 (%2 occupancy), ILP %3",
+                               {formatCount(c.warps, "warp", "warps"),
+                                formatShare(static_cast<double>(c.warps) / c.maxWarpsPerSm),
+                                std::to_string(c.ilp)}),
+                          formatShare(s->result().steadyUtilization), kSimSource,
+                          index++ == shown});
+    }
     return f;
 }
 
@@ -112,19 +120,20 @@ FactsFrame littleFacts(const GpuSpec& gpu, int ilp) {
     FactsFrame f;
     f.title = "Little's law on " + gpu.name;
     f.rows.push_back({"HBM latency",
-                      formatSignificant(m.latencyNs, 3) + " ns (" +
-                          formatSignificant(m.latencyCycles, 3) + " cycles)",
+                      fill("%1 = %2 cycles",
+                           {hbmLatencyText(m.gpuLatency), formatSignificant(m.latencyCycles, 3)}),
                       m.latencySource, false});
     f.rows.push_back({"bytes in flight per SM = latency × bandwidth / SMs",
                       formatBytes(m.bytesInFlightPerSm), m.bandwidthSource, true});
     // The two kernels the simulation compares: 25 % occupancy with ILP, 75 % without.
-    for (auto [warps, k] : {std::pair{16, ilp}, std::pair{48, 1}}) {
-        f.rows.push_back({std::to_string(warps) + " warps × ILP " + std::to_string(k) + " × 128 B",
-                          formatBytes(bytesInFlightProvided(warps, kBytesPerWarpLoad, k)),
-                          "warps × loads per warp × bytes per load", false});
+    for (auto [warps, k] : {std::pair{kFewWarps, ilp}, std::pair{kManyWarps, 1}}) {
+        f.rows.push_back(
+            {fill("%1 × ILP %2 × 128 B", {formatCount(warps, "warp", "warps"), std::to_string(k)}),
+             formatBytes(bytesInFlightProvided(warps, kBytesPerWarpLoad, k)),
+             "warps × loads per warp × bytes per load", false});
     }
-    f.rows.push_back({"ILP needed with 16 warps",
-                      std::to_string(ilpNeeded(m.bytesInFlightPerSm, kBytesPerWarpLoad, 16)),
+    f.rows.push_back({fill("ILP needed with %1", {formatCount(kFewWarps, "warp", "warps")}),
+                      std::to_string(ilpNeeded(m.bytesInFlightPerSm, kBytesPerWarpLoad, kFewWarps)),
                       "⌈loads needed / warps⌉", true});
     return f;
 }
@@ -153,18 +162,22 @@ ChartFrame latencyHidingChart(const GpuSpec& gpu, int ilp) {
     needed.style = ChartSeries::Style::Faint;
     needed.points = {{0.0, m.bytesInFlightPerSm}, {64.0, m.bytesInFlightPerSm}};
     f.series.push_back(std::move(needed));
-    f.markers.push_back({{48.0, bytesInFlightProvided(48, kBytesPerWarpLoad, 1)},
-                         "75 % occupancy, ILP 1",
-                         "48 warps × 1 load × 128 B",
-                         0,
-                         false,
-                         false});
-    f.markers.push_back({{16.0, bytesInFlightProvided(16, kBytesPerWarpLoad, ilp)},
-                         "25 % occupancy, ILP " + std::to_string(ilp),
-                         "16 warps × " + std::to_string(ilp) + " loads × 128 B",
-                         2,
-                         false,
-                         true});
+    const double maxWarps = gpu.value("max_warps_per_sm");
+    f.markers.push_back(
+        {{double(kManyWarps), bytesInFlightProvided(kManyWarps, kBytesPerWarpLoad, 1)},
+         fill("%1 occupancy, ILP 1", {formatShare(kManyWarps / maxWarps)}),
+         fill("%1 × 1 load × 128 B", {formatCount(kManyWarps, "warp", "warps")}),
+         0,
+         false,
+         false});
+    f.markers.push_back(
+        {{double(kFewWarps), bytesInFlightProvided(kFewWarps, kBytesPerWarpLoad, ilp)},
+         fill("%1 occupancy, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
+         fill("%1 × %2 × 128 B",
+              {formatCount(kFewWarps, "warp", "warps"), formatCount(ilp, "load", "loads")}),
+         2,
+         false,
+         true});
     f.footnote = "Needed = HBM latency × bandwidth ÷ SMs (" + m.latencySource + "; " +
                  m.bandwidthSource + ").";
     return f;
@@ -180,7 +193,7 @@ ChartFrame bandwidthChart(const Trace& trace, int ilp) {
         top = std::max(top, pt.gbs);
     }
     ChartFrame f;
-    f.title = "Copy bandwidth vs occupancy, per ILP · " + describeProvenance(trace.provenance);
+    f.title = fill("Copy bandwidth vs occupancy, per ILP · %1", {trace.provenance.device});
     f.x = ChartAxis{"theoretical occupancy (%)", false, 0.0, 100.0};
     f.y = ChartAxis{"bandwidth (GB/s)", false, 0.0, top > 0.0 ? 1.1 * top : 1.0};
     int colour = 0;
@@ -399,10 +412,11 @@ std::string OccupancyScenario::answer() const {
   units of 256 per warp), shared memory (128-byte units plus 1 KB reserved per block, up to 228 KB on sm_90 /
   164 KB on sm_80) and the block limit (32). Occupancy = resident warps / 64. Example: 128 registers × 256 threads
   → 2 blocks → 16 warps → **25 %**.
-- **Little's law:** to keep HBM busy, latency × bandwidth bytes must be in flight — about 1 MB on an H100, ~7 KB per
-  SM, i.e. ~55 warp-wide 128-byte loads per SM.
+- **Little's law:** to keep HBM busy, latency × bandwidth bytes must be in flight: about 1.7 MB on an H100 at an
+  assumed 500 ns (no Hopper HBM latency is published; 400–600 ns is the range), about 13 KB or 100 warp-wide
+  128-byte loads per SM.
 - Those loads can come from many warps with one load each (TLP, high occupancy) or from fewer warps with several
-  independent loads each (ILP): **16 warps × ILP 4 = 64 loads ≈ 48 warps × ILP 1**.
+  independent loads each (ILP): **16 warps × ILP 4 = 64 loads in flight, more than 48 warps × ILP 1 = 48**.
 - The scheduler simulation shows it: one warp leaves the issue slots idle; 25 % occupancy with ILP 4 keeps up with or
   beats 75 % with ILP 1, and the low-occupancy kernel keeps more registers per thread for tiling (Volkov, "Better
   Performance at Lower Occupancy", GTC 2010).
@@ -426,7 +440,6 @@ std::vector<ParamSpec> OccupancyScenario::parameters() const {
     auto specs = kernelResourceParams();
     specs[2].defaultValue = 128; // registers: the 25 % example
     specs.push_back(ParamSpec::integer("ilp", "Independent loads per thread (ILP)", "", 1, 8, 4));
-    specs.push_back(ParamSpec::integer("latency", "Memory latency", "cycles", 100, 1000, 500));
     return specs;
 }
 
@@ -451,13 +464,15 @@ Story OccupancyScenario::build(const Params& p) const {
         calc.sweepSharedMemory(kernel, 2048), kernel.sharedPerBlockBytes, r.occupancy, smemMax);
 
     const int ilp = static_cast<int>(p.integer("ilp"));
-    const int latency = static_cast<int>(p.integer("latency"));
-    auto sims = std::make_shared<const Timelines>(Timelines{
-        WarpSchedulerSim(simConfig(1, 1, latency)), WarpSchedulerSim(simConfig(48, 1, latency)),
-        WarpSchedulerSim(simConfig(16, ilp, latency))});
+    // One latency for the simulation, Little's law and the modeled bandwidth: the GPU's HBM
+    // latency in cycles at its clock.
+    const int latency = static_cast<int>(std::lround(hbmLatency(gpu).cycles));
+    auto sims = std::make_shared<const Timelines>(
+        Timelines{WarpSchedulerSim(simConfig(1, 1, latency)),
+                  WarpSchedulerSim(simConfig(kManyWarps, 1, latency)),
+                  WarpSchedulerSim(simConfig(kFewWarps, ilp, latency))});
     const FactsFrame little = littleFacts(gpu, ilp);
     const ChartFrame hiding = latencyHidingChart(gpu, ilp);
-    const FactsFrame simulated = simFacts(*sims);
 
     // The bandwidth step replays a recording made on this GPU, else the modeled grid in the
     // same schema (only built when needed: it runs twenty simulations).
@@ -466,60 +481,186 @@ Story OccupancyScenario::build(const Params& p) const {
         choice.trace ? std::move(*choice.trace) : modeledIlpOccupancy(gpu, latency);
     const ChartFrame measured = bandwidthChart(bandwidth, ilp);
 
+    const MemoryParallelism mem = memoryParallelism(gpu);
+    const double maxWarps = gpu.value("max_warps_per_sm");
+    const WarpSchedulerResult& one = sims->one.result();
+    const WarpSchedulerResult& many = sims->many.result();
+    const WarpSchedulerResult& withIlp = sims->ilp.result();
+    const int ilpNeed = ilpNeeded(mem.bytesInFlightPerSm, kBytesPerWarpLoad, kFewWarps);
+    const std::string fewWarps = formatCount(kFewWarps, "warp", "warps");
+    const std::string manyWarps = formatCount(kManyWarps, "warp", "warps");
+
     Story story;
     story.provenance = withReplayNote(replayProvenance(bandwidth, kBandwidthModel) +
                                           "; occupancy calculator, Little's law and the "
                                           "scheduler timelines are modeled on CPU",
                                       choice);
-    story.steps.push_back({"What limits resident warps",
-                           "Four resources cap the blocks on an SM; the smallest wins. This "
-                           "kernel's limiter: " +
-                               limiterWords(r.limiter) + ".",
-                           3.0, [byRegisters, facts](double) {
-                               return Frames{{byRegisters, facts}};
-                           }});
-    story.steps.push_back({"Block size",
-                           "Blocks are allocated whole, so occupancy jumps in "
-                           "steps as the block size changes.",
-                           3.0, [byThreads, facts](double) {
-                               return Frames{{byThreads, facts}};
-                           }});
-    story.steps.push_back({"Shared memory",
-                           "Each block's shared memory is rounded up to 128 B "
-                           "plus 1 KB reserved: big tiles cost resident blocks.",
-                           3.0, [bySmem, facts](double) {
-                               return Frames{{bySmem, facts}};
-                           }});
-    story.steps.push_back({"Latency needs work in flight",
-                           "Little's law: latency × bandwidth bytes must be in flight. Warps "
-                           "supply them, and so do independent loads inside one warp.",
-                           3.0, [hiding, little](double) {
-                               return Frames{{hiding, little}};
-                           }});
-    story.steps.push_back({"One warp: the schedulers starve",
-                           "With a single resident warp, every load stalls the issue slot for "
-                           "the whole memory latency.",
-                           4.0, [sims, simulated](double t) {
-                               return Frames{{sims->one.frameAt(t), simulated}};
-                           }});
-    story.steps.push_back({"75 % occupancy, ILP 1",
-                           "Many warps take turns: while some wait on memory, others issue.", 4.0,
-                           [sims, simulated](double t) {
-                               return Frames{{sims->many.frameAt(t), simulated}};
-                           }});
-    story.steps.push_back({"25 % occupancy, ILP " + std::to_string(ilp),
-                           "A quarter of the warps, each with several independent loads in "
-                           "flight, keep the schedulers just as busy.",
-                           4.0, [sims, simulated](double t) {
-                               return Frames{{sims->ilp.frameAt(t), simulated}};
-                           }});
-    story.steps.push_back({"Bandwidth vs occupancy, per ILP",
-                           "A copy kernel at each occupancy and ILP: bandwidth rises with the "
-                           "loads in flight, warps × ILP, until HBM is the limit. Fewer warps "
-                           "with more independent loads reach the same plateau.",
-                           3.0, [measured, little](double) {
-                               return Frames{{measured, little}};
-                           }});
+    story.results = {
+        {"memory (in the GPU's name)", gpu.value("memory_gb") * 1e9},
+        {"blocks per SM", r.blocksPerSm},
+        {"warps per SM", r.warpsPerSm},
+        {"occupancy", r.occupancy},
+        {"max warps", maxWarps},
+        {"blocks by warps", r.blocksByWarps},
+        {"blocks by registers", r.blocksByRegisters},
+        {"blocks by shared memory", r.blocksBySharedMemory},
+        {"blocks by block limit", r.blocksByBlockLimit},
+        {"HBM latency ns", mem.latencyNs * 1e-9},
+        {"HBM latency low", mem.gpuLatency.lowNs},
+        {"HBM latency high", mem.gpuLatency.highNs * 1e-9},
+        {"HBM latency cycles", mem.latencyCycles},
+        {"simulated latency cycles", latency},
+        {"simulated cycles", sims->one.config().cycles},
+        {"steady from", sims->one.config().cycles / 2},
+        {"schedulers", sims->one.config().schedulers},
+        {"bytes in flight per SM", mem.bytesInFlightPerSm},
+        {"few warps", kFewWarps},
+        {"many warps", kManyWarps},
+        {"one warp", 1},
+        {"few share", kFewWarps / maxWarps},
+        {"many share", kManyWarps / maxWarps},
+        {"one share", 1.0 / maxWarps},
+        {"few provided", bytesInFlightProvided(kFewWarps, kBytesPerWarpLoad, ilp)},
+        {"many provided", bytesInFlightProvided(kManyWarps, kBytesPerWarpLoad, 1)},
+        {"ILP needed", ilpNeed},
+        {"one use", one.steadyUtilization},
+        {"many use", many.steadyUtilization},
+        {"ILP use", withIlp.steadyUtilization},
+        {"register unit", 256},
+        {"reserved per block", 1024},
+        {"shared unit", 128},
+        {"block limit", calc.limits().maxBlocksPerSm},
+        {"threads", kernel.threadsPerBlock},
+        {"registers", kernel.registersPerThread},
+        {"shared bytes", kernel.sharedPerBlockBytes},
+        {"HBM bandwidth", mem.bandwidthBytesPerS},
+        {"SMs", mem.smCount},
+        {"bytes in flight", mem.bytesInFlight},
+    };
+    for (const ChartFrame* c : {&byRegisters, &byThreads, &bySmem})
+        for (const ChartMarker& m : c->markers)
+            story.results.push_back({"marker", m.at.y / 100.0});
+    story.steps.push_back(
+        {"What limits resident warps",
+         fill("Four resources cap the blocks on an SM and the smallest wins: %1 of %2 fit, "
+              "limited by %3, so %4 of %5 are resident (%6).",
+              {formatCount(r.blocksPerSm, "block", "blocks"),
+               std::to_string(kernel.threadsPerBlock) + " threads", limiterWords(r.limiter),
+               std::to_string(r.warpsPerSm),
+               formatCount(static_cast<long long>(maxWarps), "warp", "warps"),
+               formatShare(r.occupancy)}),
+         3.0, [byRegisters, facts](double) {
+             return Frames{{byRegisters, facts}};
+         }});
+    story.steps.push_back(
+        {"Block size",
+         fill("Blocks are allocated whole, so occupancy moves in steps as the block size "
+              "changes; at %1 threads it is %2.",
+              {std::to_string(kernel.threadsPerBlock), formatShare(r.occupancy)}),
+         3.0, [byThreads, facts](double) {
+             return Frames{{byThreads, facts}};
+         }});
+    story.steps.push_back(
+        {"Shared memory",
+         fill("Each block's shared memory is rounded up to 128 B plus 1 KB reserved: big tiles "
+              "cost resident blocks. %1 per block allow %2.",
+              {formatBytes(kernel.sharedPerBlockBytes),
+               formatCount(r.blocksBySharedMemory, "block", "blocks")}),
+         3.0, [bySmem, facts](double) {
+             return Frames{{bySmem, facts}};
+         }});
+    story.steps.push_back(
+        {"Latency needs work in flight",
+         fill("Little's law: %1 of HBM latency × %2 = %3 in flight per SM. %4 × ILP %5 give "
+              "%6; %7 × ILP 1 give %8.",
+              {hbmLatencyText(mem.gpuLatency), formatSi(mem.bandwidthBytesPerS, "B/s", 3),
+               formatBytes(mem.bytesInFlightPerSm), fewWarps, std::to_string(ilp),
+               formatBytes(bytesInFlightProvided(kFewWarps, kBytesPerWarpLoad, ilp)), manyWarps,
+               formatBytes(bytesInFlightProvided(kManyWarps, kBytesPerWarpLoad, 1))}),
+         3.0, [hiding, little](double) {
+             return Frames{{hiding, little}};
+         }});
+    const auto simStep = [&](std::string title, std::string narration,
+                             const WarpSchedulerSim Timelines::*which, int shown) {
+        const FactsFrame simulated = simFacts(*sims, shown);
+        story.steps.push_back(
+            {std::move(title), std::move(narration), 4.0, [sims, simulated, which](double t) {
+                 return Frames{{((*sims).*which).frameAt(t), simulated}};
+             }});
+    };
+    simStep("One warp: the schedulers starve",
+            fill("With a single resident warp, each load stalls it for %1 cycles: the %2 "
+                 "schedulers use %3 of their issue slots.",
+                 {std::to_string(latency), std::to_string(sims->one.config().schedulers),
+                  formatShare(one.steadyUtilization)}),
+            &Timelines::one, 0);
+    simStep(fill("%1 occupancy, ILP 1", {formatShare(kManyWarps / maxWarps)}),
+            fill("%1 take turns: while some wait on memory, others issue, and %2 of the issue "
+                 "slots are used.",
+                 {manyWarps, formatShare(many.steadyUtilization)}),
+            &Timelines::many, 1);
+    const bool ilpKeepsUp = withIlp.steadyUtilization >= 0.95 * many.steadyUtilization;
+    simStep(fill("%1 occupancy, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
+            fill(ilpKeepsUp ? "%1, each with %2 independent loads in flight, use %3 of the issue "
+                              "slots against %4 for %5: as busy with a third of the warps."
+                            : "%1, each with %2 independent loads in flight, use %3 of the issue "
+                              "slots against %4 for %5: too few loads in flight to keep up.",
+                 {fewWarps, std::to_string(ilp), formatShare(withIlp.steadyUtilization),
+                  formatShare(many.steadyUtilization), manyWarps}),
+            &Timelines::ilp, 2);
+    for (const ChartMarker& m : measured.markers)
+        story.results.insert(story.results.end(),
+                             {{"measured GB/s", m.at.y}, {"occupancy %", m.at.x}});
+    story.steps.push_back(
+        {"Bandwidth vs occupancy, per ILP",
+         fill("A copy kernel at each occupancy and ILP: bandwidth rises with the loads in "
+              "flight, warps × ILP, until HBM's %1 is the limit.",
+              {formatSi(mem.bandwidthBytesPerS, "B/s", 3)}),
+         3.0, [measured, little](double) {
+             return Frames{{measured, little}};
+         }});
+    story.whiteboard.question = question();
+    story.whiteboard.points = {
+        {fill("Occupancy = resident warps ÷ %1. Blocks per SM is the smallest of what warps, "
+              "registers, shared memory and the block limit allow: here %2 (%3), %4.",
+              {formatSignificant(maxWarps, 3), formatCount(r.blocksPerSm, "block", "blocks"),
+               limiterWords(r.limiter), formatShare(r.occupancy)}),
+         kOccupancyRulesSource},
+        {fill("Occupancy only hides latency: %1 × %2 = %3 must be in flight per SM to keep HBM "
+              "busy.",
+              {hbmLatencyText(mem.gpuLatency), formatSi(mem.bandwidthBytesPerS, "B/s", 3),
+               formatBytes(mem.bytesInFlightPerSm)}),
+         kLittlesLawSource},
+        {fill("Warps × independent loads supply it: %1 × ILP %2 ≈ %3 of the issue slots, %4 × "
+              "ILP 1 ≈ %5.",
+              {fewWarps, std::to_string(ilp), formatShare(withIlp.steadyUtilization), manyWarps,
+               formatShare(many.steadyUtilization)}),
+         kSimSource},
+        {"So raise occupancy until latency is hidden, then spend registers and shared memory on "
+         "reuse (bigger tiles) instead of more warps.",
+         kLittlesLawSource},
+    };
+    story.checks = {
+        {fill("What is the occupancy of %1-thread blocks using %2 registers per thread and %3 "
+              "of shared memory on %4? (percent)",
+              {std::to_string(kernel.threadsPerBlock), std::to_string(kernel.registersPerThread),
+               formatBytes(kernel.sharedPerBlockBytes), gpu.name}),
+         100.0 * r.occupancy, "%", 0.02,
+         fill("%1 per SM (limited by %2) × %3 = %4 of %5 warps = %6.",
+              {formatCount(r.blocksPerSm, "block", "blocks"), limiterWords(r.limiter),
+               formatCount(r.warpsPerBlock, "warp", "warps"), std::to_string(r.warpsPerSm),
+               formatSignificant(maxWarps, 3), formatShare(r.occupancy)})},
+        {fill("How many independent loads must each of %1 keep in flight to cover HBM "
+              "latency on %2?",
+              {fewWarps, gpu.name}),
+         static_cast<double>(ilpNeed), "loads", 0.0,
+         fill("%1 per SM ÷ 128 B per warp load ÷ %2, rounded up = %3.",
+              {formatBytes(mem.bytesInFlightPerSm), fewWarps, std::to_string(ilpNeed)})},
+    };
+    addWhiteboardStep(story, fill("Occupancy is a means: %1 of in-flight bytes per SM hide "
+                                  "the latency, from warps or from ILP.",
+                                  {formatBytes(mem.bytesInFlightPerSm)}));
+    // The user's own kernels follow the lesson, after its whiteboard answer.
     if (!importedSet().ncu.empty()) {
         std::vector<std::string> paths;
         for (const auto& n : importedSet().ncu)

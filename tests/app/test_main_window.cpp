@@ -165,6 +165,46 @@ private slots:
         QVERIFY(!w.answerCard()->isRevealed());
         // The window is destroyed with the edited field still focused (see ~MainWindow).
     }
+    void checkYourselfFollowsTheRun() {
+        MainWindow w;
+        w.openInitial(findScenario("silicon-mapping"), 0, false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const std::vector<CheckQuestion> checks = w.session()->story().checks;
+        QCOMPARE(checks.size(), std::size_t{2});
+        auto* field = w.answerCard()->findChild<QLineEdit*>("checkField1");
+        auto* result = w.answerCard()->findChild<QLabel*>("checkResult1");
+        QVERIFY(field && result);
+        QCOMPARE(field->accessibleName(), QString::fromStdString(checks[1].question));
+        // Digits and letters typed into the field stay there: no step jump, no reveal.
+        field->setFocus();
+        QTest::keyClicks(field, "3a");
+        QCOMPARE(field->text(), QString("3a"));
+        QCOMPARE(w.playback()->step(), 0);
+        QVERIFY(!w.answerCard()->isRevealed());
+        field->clear();
+        QTest::keyClicks(field, QString::number(checks[1].answer));
+        QTest::keyClick(field, Qt::Key_Return);
+        QVERIFY(result->isVisible());
+        QVERIFY(result->text().startsWith("Right"));
+        // A parameter change is a new run: new numbers in the question, the old answer gone.
+        auto* blocks = w.paramPanel()->findChild<QDoubleSpinBox*>("blocks");
+        QVERIFY(blocks);
+        blocks->setValue(500);
+        const std::vector<CheckQuestion> after = w.session()->story().checks;
+        QVERIFY(after[1].question != checks[1].question);
+        field = w.answerCard()->findChild<QLineEdit*>("checkField1");
+        result = w.answerCard()->findChild<QLabel*>("checkResult1");
+        QVERIFY(field && result);
+        QCOMPARE(field->accessibleName(), QString::fromStdString(after[1].question));
+        QVERIFY(field->text().isEmpty());
+        QVERIFY(!result->isVisible());
+        // A scenario without questions shows no section.
+        w.openScenario("ring-allreduce");
+        QVERIFY(w.session()->story().checks.empty());
+        QVERIFY(!w.answerCard()->findChild<QLineEdit*>());
+        QVERIFY(!w.answerCard()->findChild<QWidget*>("checkYourself")->isVisible());
+    }
     void presentationModeHidesEverythingButTheView() {
         MainWindow w;
         w.openInitial(findScenario("ring-allreduce"), 0, false);

@@ -165,10 +165,11 @@ void BM_MemoryAccessView_Shared32Way(benchmark::State& state) {
 void BM_LadderView(benchmark::State& state) {
     LadderFrame f;
     f.title = "H100 SXM memory hierarchy";
-    f.levels = {{"Registers", "256 KB / SM", 1.0, 0.57, 0.0, "CUDA guide", "", false},
-                {"Shared / L1", "256 KB / SM", 30.0, 17.1, 33000.0, "microbenchmarks", "", false},
-                {"L2", "50 MB", 260.0, 148.0, 12000.0, "microbenchmarks", "", true},
-                {"HBM3", "80 GB", 480.0, 273.0, 3350.0, "datasheet", "", false}};
+    f.levels = {
+        {"Registers", "256 KB / SM", 1.0, 0.57, 0.0, "CUDA guide", "", false, "", ""},
+        {"Shared / L1", "256 KB / SM", 30.0, 17.1, 33000.0, "microbenchmarks", "", false, "", ""},
+        {"L2", "50 MB", 260.0, 148.0, 12000.0, "microbenchmarks", "", true, "", ""},
+        {"HBM3", "80 GB", 480.0, 273.0, 3350.0, "datasheet", "", false, "", ""}};
     f.bytesInFlightNeeded = 40e3;
     f.bytesInFlightProvided = 12e3;
     f.gaugeLabel = "Little's law for L2";

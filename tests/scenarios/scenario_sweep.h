@@ -21,6 +21,8 @@ namespace wb::test {
 // yourself, resting frames that differ); the rest join as their lessons are rebuilt.
 inline constexpr const char* kSweptScenarios[] = {
     "silicon-mapping",
+    "memory-hierarchy",
+    "occupancy",
     "coalescing-transpose",
 };
 
@@ -109,6 +111,18 @@ inline std::vector<std::string> restingWords(const Step& step) {
                         out.push_back(m.label);
                 } else if constexpr (std::is_same_v<F, BarChartFrame>) {
                     out.push_back(f.title);
+                    out.push_back(f.caption);
+                    for (const BarCategory& c : f.categories)
+                        out.push_back(c.label);
+                } else if constexpr (std::is_same_v<F, LadderFrame>) {
+                    out.push_back(f.title);
+                    out.push_back(f.gaugeLabel);
+                    for (const LadderLevel& l : f.levels) {
+                        out.push_back(l.name);
+                        out.push_back(l.capacity);
+                        out.push_back(l.latencyLabel);
+                        out.push_back(l.bandwidthLabel);
+                    }
                 } else if constexpr (requires { f.title; }) {
                     out.push_back(f.title);
                 }

@@ -77,8 +77,8 @@ private slots:
                                               [](const auto& in) { return in.param == "gpu"; });
             if (gpuInput)
                 QVERIFY2(atDefaults.provenance.rfind("MODELED on CPU", 0) == 0 &&
-                             atDefaults.provenance.find("replays with gpu=h200-sxm") !=
-                                 std::string::npos,
+                             atDefaults.provenance.find(
+                                 "replays when GPU is NVIDIA H200 SXM 141 GB") != std::string::npos,
                          (id + ": " + atDefaults.provenance).c_str());
         }
         QVERIFY(shipped >= 6);

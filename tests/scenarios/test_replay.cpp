@@ -124,12 +124,13 @@ private slots:
         recordingSet().setLiveRecording(recordedPlacement());
         const Story atDefaults = build("silicon-mapping");
         QVERIFY(atDefaults.provenance.rfind("MODELED on CPU", 0) == 0);
-        QVERIFY(atDefaults.provenance.find("replays with blocks=2640") != std::string::npos);
+        QVERIFY(atDefaults.provenance.find("replays when Grid size (blocks) is 2640") !=
+                std::string::npos);
         const Story otherGpu =
             build("silicon-mapping",
                   {{"blocks", "2640"}, {"registers-per-thread", "32"}, {"gpu", "a100-sxm-80gb"}});
         QVERIFY(otherGpu.provenance.rfind("MODELED on CPU", 0) == 0);
-        QVERIFY(otherGpu.provenance.find("gpu=h100-sxm") != std::string::npos);
+        QVERIFY(otherGpu.provenance.find("GPU is NVIDIA H100 SXM5 80 GB") != std::string::npos);
         // Same GPU and grid, but 64 registers fit 4 blocks per SM where the kernel ran 8.
         const Story fewer = build("silicon-mapping", {{"blocks", "2640"}});
         QVERIFY(fewer.provenance.rfind("MODELED on CPU", 0) == 0);
@@ -205,8 +206,9 @@ private slots:
         recordingSet().setLiveRecording(saveAndLoad(t));
         compareStories(s, build("coalescing-transpose", {{"n", "8192"}}));
         // The timings are of n = 8192: at the default n the model draws the bill.
-        QVERIFY(build("coalescing-transpose").provenance.find("replays with n=8192") !=
-                std::string::npos);
+        QVERIFY(
+            build("coalescing-transpose").provenance.find("replays when Matrix size n is 8192") !=
+            std::string::npos);
     }
 
     void transposeModeledTimingsFollowTheModel() {

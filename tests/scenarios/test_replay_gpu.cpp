@@ -5,6 +5,7 @@
 #include "engine/recording_set.h"
 #include "engine/registry.h"
 #include "gpu/branch_masks_recording.h"
+#include "gpu/hbm_latency.h"
 #include "gpu/ilp_occupancy_recording.h"
 #include "scenario_test_helpers.h"
 #include "trace/trace_json.h"
@@ -105,7 +106,7 @@ private slots:
         QCOMPARE(chart->markers[1].at.y, 2511.0);
         QVERIFY(chart->markers[1].emphasis);
         QVERIFY(chart->footnote.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
-        QVERIFY(chart->title.find("measured on NVIDIA H100 80GB HBM3") != std::string::npos);
+        QVERIFY(chart->title.find("NVIDIA H100 80GB HBM3") != std::string::npos);
         // The earlier steps are unchanged: the sims still sit at 4, 5, 6.
         QCOMPARE(s.steps[6].title, std::string("25 % occupancy, ILP 4"));
 
@@ -131,21 +132,23 @@ private slots:
         QVERIFY(s.provenance.rfind("MODELED on CPU for NVIDIA H100", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
         const GpuSpec& gpu = *HardwareCatalogue::builtin().find("h100-sxm");
-        const Trace modeled = modeledIlpOccupancy(gpu, 500);
+        // One latency: the GPU's HBM latency in its cycles, as the lesson's simulation uses.
+        const int latency = static_cast<int>(std::lround(hbmLatency(gpu).cycles));
+        const Trace modeled = modeledIlpOccupancy(gpu, latency);
         QCOMPARE(saveAndLoad(modeled), modeled);
         QCOMPARE(modeled.events.size(), size_t(20));
         const double hbm = gpu.value("memory_bandwidth_gbs");
         for (const auto& p : ilpOccupancyPoints(modeled)) {
             QVERIFY(p.gbs > 0.0 && p.gbs <= hbm);
             QCOMPARE(p.gbs,
-                     modeledIlpBandwidthGBs(gpu, static_cast<int>(p.warpsPerSm), p.ilp, 500));
+                     modeledIlpBandwidthGBs(gpu, static_cast<int>(p.warpsPerSm), p.ilp, latency));
         }
         // Latency-bound at 8 warps × ILP 1, HBM-bound at 64 warps × ILP 8; 16 warps × ILP 4
         // keeps up with 48 warps × ILP 1.
-        QVERIFY(modeledIlpBandwidthGBs(gpu, 8, 1, 500) < 0.3 * hbm);
-        QCOMPARE(modeledIlpBandwidthGBs(gpu, 64, 8, 500), hbm);
-        QVERIFY(modeledIlpBandwidthGBs(gpu, 16, 4, 500) >=
-                0.95 * modeledIlpBandwidthGBs(gpu, 48, 1, 500));
+        QVERIFY(modeledIlpBandwidthGBs(gpu, 8, 1, latency) < 0.3 * hbm);
+        QCOMPARE(modeledIlpBandwidthGBs(gpu, 64, 8, latency), hbm);
+        QVERIFY(modeledIlpBandwidthGBs(gpu, 16, 4, latency) >=
+                0.95 * modeledIlpBandwidthGBs(gpu, 48, 1, latency));
         const auto chart = first<ChartFrame>(s.steps[stepIndex(s, kBandwidthStep)].frames(0.0));
         QVERIFY(chart);
         QCOMPARE(chart->series.size(), size_t(4));
@@ -215,7 +218,8 @@ private slots:
         const Story s = build("warp-divergence", {{"p", "0.3"}});
         QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
-        QVERIFY2(s.provenance.find("replays with p=0.5") != std::string::npos,
+        QVERIFY2(s.provenance.find("replays when Data branch probability p is 0.5") !=
+                     std::string::npos,
                  s.provenance.c_str());
         const Trace modeled = modeledBranchMasks(0, 0.3, 42);
         QCOMPARE(saveAndLoad(modeled), modeled);

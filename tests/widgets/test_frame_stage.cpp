@@ -82,7 +82,7 @@ Frames gpuKinds() {
         lane.sector = 0;
     }
     LadderFrame ladder;
-    ladder.levels = {{"L2", "50 MB", 260.0, 148.0, 12000.0, "src", "tip", true}};
+    ladder.levels = {{"L2", "50 MB", 260.0, 148.0, 12000.0, "src", "tip", true, "", ""}};
     IssueTimelineFrame timeline;
     timeline.cycles = 8;
     timeline.shownUpTo = 8;

@@ -20,11 +20,12 @@ LadderFrame ladder(double provided) {
     f.clockGHz = 1.755;
     f.levels = {
         {"Registers", "256 KB / SM", 1.0, 0.57, 0.0, "CUDA C++ Programming Guide", "per thread",
-         false},
+         false, "", ""},
         {"Shared / L1", "256 KB / SM", 30.0, 17.1, 33000.0, "microbenchmarks (Jia et al.)",
-         "tile data here", false},
-        {"L2", "50 MB", 260.0, 148.0, 12000.0, "microbenchmarks", "shared by all SMs", true},
-        {"HBM3", "80 GB", 480.0, 273.0, 3350.0, "NVIDIA H100 datasheet", "off-chip", false},
+         "tile data here", false, "", ""},
+        {"L2", "50 MB", 260.0, 148.0, 12000.0, "microbenchmarks", "shared by all SMs", true, "",
+         ""},
+        {"HBM3", "80 GB", 480.0, 273.0, 3350.0, "NVIDIA H100 datasheet", "off-chip", false, "", ""},
     };
     f.bytesInFlightNeeded = 40e3;
     f.bytesInFlightProvided = provided;

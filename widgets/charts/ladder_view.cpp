@@ -24,6 +24,8 @@ LadderView::LadderView(QWidget* parent)
     : FrameView(parent) {}
 
 QString LadderView::latencyText(const LadderLevel& level) {
+    if (!level.latencyLabel.empty())
+        return QString::fromStdString(level.latencyLabel);
     if (level.latencyCycles <= 0.0 && level.latencyNs <= 0.0) {
         return QStringLiteral("\u2014");
     }
@@ -39,6 +41,8 @@ QString LadderView::latencyText(const LadderLevel& level) {
 }
 
 QString LadderView::bandwidthText(const LadderLevel& level) {
+    if (!level.bandwidthLabel.empty())
+        return QString::fromStdString(level.bandwidthLabel);
     if (level.bandwidthGBs <= 0.0) {
         return QStringLiteral("\u2014");
     }
@@ -51,7 +55,8 @@ QString LadderView::gaugeText(const LadderFrame& frame) {
     const double provided = frame.bytesInFlightProvided;
     QString text = tr("%1 in flight provided of %2 needed").arg(bytes(provided), bytes(needed));
     if (needed > 0.0) {
-        text += QStringLiteral(" (%1 %)").arg(std::lround(100.0 * provided / needed));
+        text += QStringLiteral(" (%1)").arg(
+            QString::fromStdString(formatShare(std::min(1.0, provided / needed))));
     }
     return text;
 }

@@ -38,18 +38,40 @@ private slots:
             // holds for it.
             QVERIFY(m.latencyNs >= 200 && m.latencyNs <= 700);
             QVERIFY(!m.latencySource.empty());
-            // One number in one place: the catalogue's HBM latency when it has one (the
-            // memory-hierarchy ladder reads the same field).
-            if (g.has("hbm_latency_cycles"))
+            // One number in one place: hbmLatency(), which the ladder and the occupancy
+            // lesson read too: a measurement when the catalogue has one, else the middle of
+            // the published range.
+            const HbmLatency l = hbmLatency(g);
+            QVERIFY(near(m.latencyNs, l.ns));
+            QVERIFY(l.lowNs <= l.ns && l.ns <= l.highNs);
+            if (g.has("hbm_latency_cycles")) {
+                QVERIFY(!l.assumed);
                 QVERIFY(
                     near(m.latencyNs, g.value("hbm_latency_cycles") / g.value("vector_clock_ghz")));
-            else
-                QCOMPARE(m.latencyNs, kDefaultHbmLatencyNs);
+            } else {
+                QVERIFY(l.assumed);
+                QVERIFY(near(l.ns,
+                             (g.value("hbm_latency_low_ns") + g.value("hbm_latency_high_ns")) / 2));
+            }
             QVERIFY(
                 near(m.bytesInFlight, m.latencyNs * 1e-9 * g.value("memory_bandwidth_gbs") * 1e9));
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, memoryParallelism(gpu("h100-sxm"), 0.0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, memoryParallelism(gpu("h100-sxm"), -5.0));
+    }
+
+    // Hopper has no published HBM latency: H100 shows the 400–600 ns range, never one
+    // made-up figure below A100's measured ≈ 401 ns.
+    void hopperLatencyIsARangeNotFasterThanA100() {
+        const HbmLatency h100 = hbmLatency(gpu("h100-sxm"));
+        const HbmLatency a100 = hbmLatency(gpu("a100-sxm-80gb"));
+        QVERIFY(h100.assumed && !a100.assumed);
+        QCOMPARE(h100.lowNs, 400.0);
+        QCOMPARE(h100.highNs, 600.0);
+        QVERIFY(h100.ns >= a100.ns);
+        QVERIFY(near(a100.ns, 566.0 / 1.41, 1e-6));
+        QCOMPARE(hbmLatencyText(h100), std::string("400–600 ns (assumed 500 ns)"));
+        QCOMPARE(hbmLatencyText(a100), std::string("401 ns"));
     }
 
     void providedAndNeeded() {
