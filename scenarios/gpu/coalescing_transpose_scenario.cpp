@@ -202,7 +202,7 @@ BarChartFrame trafficChart(const Kernels& k) {
             s.smemWorstWavefronts == 0 ? variantTitle(v)
             : s.smemWorstExtraWavefronts == 0
                 ? fill("%1 · no bank conflict", {variantTitle(v)})
-                : fill("%1 · %2",
+                : fill("%1 · up to %2",
                        {variantTitle(v), formatCount(s.smemWorstExtraWavefronts, "extra wavefront",
                                                      "extra wavefronts")});
         f.categories.push_back(
@@ -383,6 +383,16 @@ std::string naiveNarration(const Kernels& k) {
                 {std::to_string(rows), sectorsText(store.sectors.size())});
 }
 
+// The step shows the first warp's first column read; where another shared access of the
+// kernel takes more wavefronts beyond its minimum, the words say so.
+std::string elsewhere(const Kernels& k, TransposeVariant v) {
+    const int worst = k.summary(v).smemWorstExtraWavefronts;
+    if (worst <= extraWavefronts(k.column(v)))
+        return {};
+    return fill(" Other shared accesses of the kernel take up to %1 beyond their minimum.",
+                {formatCount(worst, "wavefront", "wavefronts")});
+}
+
 std::string tiledNarration(const Kernels& k) {
     const MemoryAccessFrame& column = k.column(TransposeVariant::Tiled);
     const TransposeSummary& tiled = k.summary(TransposeVariant::Tiled);
@@ -409,12 +419,14 @@ std::string tiledNarration(const Kernels& k) {
                     "%2 where %3 would do for %4, a bank conflict.",
                     {std::to_string(column.wavefronts), wavefrontsText(column.wavefronts),
                      std::to_string(column.minWavefronts),
-                     formatBytes(double(column.bytesRequested))});
+                     formatBytes(double(column.bytesRequested))}) +
+               elsewhere(k, TransposeVariant::Tiled);
     return global + " " +
            fill("Reading a column of the tile spreads over %1 banks here: %2, the fewest %3 "
                 "can take, so no bank conflict.",
                 {std::to_string(column.banksUsed), wavefrontsText(column.wavefronts),
-                 formatBytes(double(column.bytesRequested))});
+                 formatBytes(double(column.bytesRequested))}) +
+           elsewhere(k, TransposeVariant::Tiled);
 }
 
 std::string paddedNarration(const Kernels& k) {
@@ -428,10 +440,13 @@ std::string paddedNarration(const Kernels& k) {
         return shift +
                fill(": %1, the fewest %2 can take (%3 unpadded). No bank conflict.",
                     {wavefrontsText(column.wavefronts), formatBytes(double(column.bytesRequested)),
-                     std::to_string(before.wavefronts)});
-    return shift + fill(", but still takes %1 where %2 would do (%3 unpadded).",
-                        {wavefrontsText(column.wavefronts), std::to_string(column.minWavefronts),
-                         std::to_string(before.wavefronts)});
+                     std::to_string(before.wavefronts)}) +
+               elsewhere(k, TransposeVariant::Padded);
+    return shift +
+           fill(", but still takes %1 where %2 would do (%3 unpadded).",
+                {wavefrontsText(column.wavefronts), std::to_string(column.minWavefronts),
+                 std::to_string(before.wavefronts)}) +
+           elsewhere(k, TransposeVariant::Padded);
 }
 
 std::string billNarration(const Kernels& k, const std::vector<TransposeTiming>& tt,
@@ -599,11 +614,15 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
                     ? fill("Tiled: the column read takes %1 where %2 would do",
                            {wavefrontsText(tiledColumn.wavefronts),
                             std::to_string(tiledColumn.minWavefronts)})
-                    : "Tiled: coalesced both ways, and no bank conflict here",
+                : k->summary(TransposeVariant::Tiled).smemWorstExtraWavefronts == 0
+                    ? "Tiled: coalesced both ways, and no bank conflict here"
+                    : "Tiled: coalesced both ways; this column read is conflict-free",
                 tiledNarration(*k));
     variantStep(TransposeVariant::Padded, kColumnRead,
-                fill(extraWavefronts(paddedColumn) == 0 ? "Pad the tile to [%1][%2]: conflict-free"
-                                                        : "Pad the tile to [%1][%2]",
+                fill(extraWavefronts(paddedColumn) > 0 ? "Pad the tile to [%1][%2]"
+                     : k->summary(TransposeVariant::Padded).smemWorstExtraWavefronts == 0
+                         ? "Pad the tile to [%1][%2]: conflict-free"
+                         : "Pad the tile to [%1][%2]: this column read is conflict-free",
                      {std::to_string(k->base.tile), std::to_string(k->base.tile + 1)}),
                 paddedNarration(*k));
     story.steps.push_back(
