@@ -81,11 +81,14 @@ Json banks(const Params& p) {
     j["model"] = "banks";
     j["pattern"] = pattern;
     j["elem_bytes"] = ref.elementBytes;
-    j["conflict_degree"] = f.conflictDegree;
+    j["wavefronts"] = f.wavefronts;
+    j["bytes_requested"] = f.bytesRequested;
+    j["min_wavefronts"] = f.minWavefronts;
+    j["conflict_wavefronts"] = extraWavefronts(f);
     j["banks_used"] = f.banksUsed;
     j["distinct_words"] = f.bankHits.size();
     j["source"] = "CUDA C++ Best Practices Guide, shared memory banks (32 banks of 4 bytes; "
-                  "same word = broadcast)";
+                  "same word = broadcast); conflicts = wavefronts beyond ⌈bytes / 128⌉";
     return j;
 }
 
@@ -111,12 +114,14 @@ Json transpose(const Params& p) {
     j["block_rows"] = c.blockRows;
     j["load_sectors_per_request"] = s.loadSectorsPerRequest;
     j["store_sectors_per_request"] = s.storeSectorsPerRequest;
-    j["smem_conflict_degree"] = s.smemConflictDegree;
+    j["smem_worst_wavefronts"] = s.smemWorstWavefronts;
+    j["smem_worst_conflict_wavefronts"] = s.smemWorstExtraWavefronts;
     j["smem_wavefronts"] = s.smemWavefronts;
-    j["dram_bytes"] = s.dramBytes;
+    j["smem_conflict_wavefronts"] = s.smemExtraWavefronts;
+    j["l1_l2_sector_bytes"] = s.l1l2Bytes;
     j["relative_time"] = s.relativeTime;
-    j["assumes"] = "no L2 reuse between requests; time ∝ max(DRAM bytes / 14.5 B per SM clock "
-                   "(H100 SXM), shared wavefronts), relative to copy";
+    j["assumes"] = "no L2 merging or reuse between requests; time ∝ max(L1↔L2 sector bytes / "
+                   "14.5 B per SM clock (H100 SXM HBM), shared wavefronts), relative to copy";
     j["source"] = "NVIDIA cuda-samples transpose (TILE_DIM, BLOCK_ROWS); FACTS.md §13";
     return j;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // One warp-wide memory instruction: every lane's address, the 32-byte sectors and 128-byte
-// lines it touches in global memory, or the shared-memory banks it hits and the conflict
-// degree. The same struct serves global (sectors) and shared (banks) accesses.
+// lines it touches in global memory, or the shared-memory banks it hits and the wavefronts
+// they take. The same struct serves global (sectors) and shared (banks) accesses.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,12 +38,24 @@ struct MemoryAccessFrame {
     int requests = 1;
     double sectorsPerRequest = 0.0;
     double efficiency = 1.0; // bytes requested / bytes moved
+    // Both: distinct bytes the active lanes ask for (a byte several lanes read counts once).
+    std::uint64_t bytesRequested = 0;
     // Shared: every distinct word a lane hit, by bank.
     std::vector<BankHit> bankHits;
-    int conflictDegree = 1; // serialized passes: 1 = conflict-free
+    // Shared: wavefronts the instruction takes (one per clock; the most distinct words any one
+    // bank must deliver) and the fewest any access of bytesRequested could take, ⌈bytes / 128⌉
+    // (32 banks × 4 bytes per clock). Wavefronts beyond that minimum are bank conflicts; a
+    // warp reading 32 × 8 bytes needs two wavefronts and has none.
+    int wavefronts = 1;
+    int minWavefronts = 1;
     int banksUsed = 0;
     int highlightLane = -1;
     bool operator==(const MemoryAccessFrame&) const = default;
 };
+
+// Shared: the wavefronts bank conflicts add, beyond the minimum the bytes need.
+inline int extraWavefronts(const MemoryAccessFrame& f) {
+    return f.wavefronts - f.minWavefronts;
+}
 
 } // namespace wb

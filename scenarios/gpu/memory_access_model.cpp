@@ -26,6 +26,25 @@ std::string element(const ArrayRef& a, std::int64_t index) {
     return a.name + "[" + std::to_string(index) + "]";
 }
 
+// Distinct bytes the active lanes ask for: the union of their [address, address + size)
+// ranges, so a byte several lanes read counts once.
+std::uint64_t distinctBytes(const std::vector<LaneAccess>& lanes, std::uint64_t elementBytes) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans; // [first, one past the last)
+    for (const auto& l : lanes)
+        if (l.active)
+            spans.emplace_back(l.address, l.address + elementBytes);
+    std::sort(spans.begin(), spans.end());
+    std::uint64_t distinct = 0;
+    std::uint64_t covered = 0; // one past the last byte counted so far
+    for (const auto& [lo, end] : spans) {
+        const std::uint64_t from = std::max(lo, covered);
+        if (end > from)
+            distinct += end - from;
+        covered = std::max(covered, end);
+    }
+    return distinct;
+}
+
 MemoryAccessFrame start(const std::vector<LaneIndex>& lanes, const ArrayRef& a, std::string title,
                         std::string instruction, MemoryAccessFrame::Space space) {
     if (lanes.size() != MemoryAccessModel::kWarpSize)
@@ -74,11 +93,9 @@ MemoryAccessFrame MemoryAccessModel::global(const std::vector<LaneIndex>& lanes,
         start(lanes, a, std::move(title), std::move(instruction), MemoryAccessFrame::Space::Global);
     const auto bytes = static_cast<std::uint64_t>(a.elementBytes);
     // Every sector a lane's element overlaps (a misaligned element can straddle two).
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans; // [first, last] byte
     for (const auto& l : f.lanes) {
         if (!l.active)
             continue;
-        spans.emplace_back(l.address, l.address + bytes - 1);
         for (std::uint64_t s = l.address / kSectorBytes;
              s <= (l.address + bytes - 1) / kSectorBytes; ++s)
             f.sectors.push_back(s);
@@ -89,20 +106,11 @@ MemoryAccessFrame MemoryAccessModel::global(const std::vector<LaneIndex>& lanes,
         if (f.lines.empty() || f.lines.back() != s * kSectorBytes / kLineBytes)
             f.lines.push_back(s * kSectorBytes / kLineBytes);
 
-    // Distinct bytes requested: the union of the lanes' byte ranges.
-    std::sort(spans.begin(), spans.end());
-    std::uint64_t distinct = 0;
-    std::uint64_t covered = 0; // one past the last byte counted so far
-    for (const auto& [lo, hi] : spans) {
-        const std::uint64_t from = std::max(lo, covered);
-        if (hi + 1 > from)
-            distinct += hi + 1 - from;
-        covered = std::max(covered, hi + 1);
-    }
+    f.bytesRequested = distinctBytes(f.lanes, bytes);
     f.requests = 1;
     f.sectorsPerRequest = static_cast<double>(f.sectors.size());
     f.efficiency = f.sectors.empty() ? 1.0
-                                     : static_cast<double>(distinct) /
+                                     : static_cast<double>(f.bytesRequested) /
                                            static_cast<double>(f.sectors.size() * kSectorBytes);
 
     for (std::size_t i = 0; i < f.lanes.size(); ++i) {
@@ -144,7 +152,12 @@ MemoryAccessFrame MemoryAccessModel::shared(const std::vector<LaneIndex>& lanes,
     }
     std::stable_sort(f.bankHits.begin(), f.bankHits.end(),
                      [](const BankHit& x, const BankHit& y) { return x.bank < y.bank; });
-    f.conflictDegree = std::max(1, *std::max_element(perBank.begin(), perBank.end()));
+    f.wavefronts = std::max(1, *std::max_element(perBank.begin(), perBank.end()));
+    // However the words fall, 32 banks deliver at most 128 bytes per wavefront.
+    f.bytesRequested = distinctBytes(f.lanes, bytes);
+    constexpr std::uint64_t kBytesPerWavefront = kBanks * kWordBytes;
+    f.minWavefronts = static_cast<int>(std::max<std::uint64_t>(
+        1, (f.bytesRequested + kBytesPerWavefront - 1) / kBytesPerWavefront));
     f.banksUsed = static_cast<int>(
         std::count_if(perBank.begin(), perBank.end(), [](int c) { return c > 0; }));
     f.requests = 1;
@@ -161,7 +174,9 @@ MemoryAccessFrame MemoryAccessModel::shared(const std::vector<LaneIndex>& lanes,
         l.tip = "lane " + std::to_string(i) + ": " + element(a, lanes[i].index) + " → byte " +
                 std::to_string(l.address) + ", word " + std::to_string(l.word) + ", bank " +
                 std::to_string(l.bank) +
-                (inBank > 1 ? " (" + std::to_string(inBank) + " distinct words in this bank)" : "");
+                (inBank > 1 ? " (" + std::to_string(inBank) + " distinct words in this bank" +
+                                  (inBank > f.minWavefronts ? ": a bank conflict)" : ")")
+                            : "");
     }
     return f;
 }

@@ -2,8 +2,9 @@
 // Exact address arithmetic for one warp-wide memory instruction (FACTS.md §13): every
 // lane's byte address, the distinct 32-byte sectors and 128-byte lines it touches in global
 // memory (one request per instruction), or the 4-byte words and 32 banks it hits in shared
-// memory, where the conflict degree is the largest number of DISTINCT words any one bank
-// must deliver (lanes reading the same word share one broadcast).
+// memory, where the wavefronts are the largest number of DISTINCT words any one bank must
+// deliver (lanes reading the same word share one broadcast) and bank conflicts are the
+// wavefronts beyond the ⌈bytes requested / 128 B⌉ any access of that size needs.
 #include "frames/memory_access_frame.h"
 #include "gpu/expr/expression.h"
 

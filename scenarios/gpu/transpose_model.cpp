@@ -10,12 +10,13 @@ namespace wb {
 
 namespace {
 
-// Relative time model: with enough warps in flight the DRAM and shared-memory pipes overlap,
-// so the slower one sets the pace: time ∝ max(DRAM bytes / (DRAM bytes per SM clock),
-// shared-memory wavefronts), a wavefront being one clock of one SM's 32 banks. H100 SXM:
-// 3.35 TB/s / (132 SMs × 1.755 GHz) ≈ 14.5 B per SM per clock (FACTS.md §1.1). L2 hits,
-// latency and instruction issue are ignored; the figure is relative to the copy kernel.
-constexpr double kDramBytesPerSmClock = 3.35e12 / (132 * 1.755e9);
+// Relative time model: with enough warps in flight the memory and shared-memory pipes
+// overlap, so the slower one sets the pace: time ∝ max(L1↔L2 sector bytes / (HBM bytes per
+// SM clock), shared-memory wavefronts), a wavefront being one clock of one SM's 32 banks.
+// H100 SXM: 3.35 TB/s / (132 SMs × 1.755 GHz) ≈ 14.5 B per SM per clock (FACTS.md §1.1).
+// Charging every sector at the HBM rate ignores L2 merging partial writes, latency and
+// instruction issue; the figure is relative to the copy kernel.
+constexpr double kHbmBytesPerSmClock = 3.35e12 / (132 * 1.755e9);
 
 struct Access {
     std::vector<LaneIndex> lanes;
@@ -58,17 +59,20 @@ std::vector<Access> accesses(const TransposeConfig& c, int bx, int by, int warp,
         }
         }
     }
-    const std::string it = std::to_string(i);
+    // The loop's row offset as the kernels write it; the first iteration's is left out.
+    const std::string it = i == 0 ? std::string() : " + " + std::to_string(i);
+    const std::string row = i == 0 ? "y" : "(y" + it + ")";
     std::vector<Access> v;
-    v.push_back({in, false, false, "load idata[(y + " + it + ") * n + x]"});
+    v.push_back({in, false, false, "load idata[" + row + " * n + x]"});
     if (c.variant == TransposeVariant::Tiled || c.variant == TransposeVariant::Padded) {
-        v.push_back({smemStore, true, true, "store tile[threadIdx.y + " + it + "][threadIdx.x]"});
-        v.push_back({smemLoad, true, false, "load tile[threadIdx.x][threadIdx.y + " + it + "]"});
+        v.push_back({smemStore, true, true, "store tile[threadIdx.y" + it + "][threadIdx.x]"});
+        v.push_back({smemLoad, true, false, "load tile[threadIdx.x][threadIdx.y" + it + "]"});
     }
-    std::string st = c.variant == TransposeVariant::Copy ? "store odata[(y + " + it + ") * n + x]"
-                     : c.variant == TransposeVariant::Naive
-                         ? "store odata[x * n + y + " + it + "]"
-                         : "store odata[(y' + " + it + ") * n + x']";
+    std::string st =
+        c.variant == TransposeVariant::Copy ? "store odata[" + row + " * n + x]"
+        : c.variant == TransposeVariant::Naive
+            ? "store odata[x * n + y" + it + "]"
+            : "store odata[" + (i == 0 ? std::string("y'") : "(y'" + it + ")") + " * n + x']";
     v.push_back({out, false, true, st});
     return v;
 }
@@ -136,10 +140,13 @@ std::vector<MemoryAccessFrame> TransposeModel::warpFrames(int blockX, int blockY
     const ArrayRef idata{"idata", c.elementBytes, 0};
     const ArrayRef odata{"odata", c.elementBytes, (matrixBytes + 255) / 256 * 256};
     const ArrayRef tile{"tile", c.elementBytes, 0};
-    const std::string name = transposeVariantNames()[static_cast<std::size_t>(c.variant)];
+    const std::string name =
+        c.variant == TransposeVariant::Copy
+            ? std::string("copy")
+            : transposeVariantNames()[static_cast<std::size_t>(c.variant)] + " transpose";
     std::vector<MemoryAccessFrame> frames;
     for (const auto& a : accesses(c, blockX, blockY, warp, iteration)) {
-        const std::string title = name + " transpose · " + a.text;
+        const std::string title = name + " · " + a.text;
         const std::string op = std::string(a.store ? "st" : "ld") +
                                (a.shared ? ".shared" : ".global") + typeSuffix(c.elementBytes);
         frames.push_back(
@@ -160,7 +167,9 @@ TransposeSummary TransposeModel::summary() const {
         std::uint64_t load = 0;
         std::uint64_t store = 0;
         std::uint64_t wavefronts = 0;
-        int worstConflict = 0;
+        std::uint64_t extraWavefronts = 0;
+        int worstWavefronts = 0;
+        int worstExtra = 0;
     };
     std::map<std::pair<std::uint64_t, std::uint64_t>, BlockCost> memo;
     const auto n = static_cast<std::uint64_t>(c.n);
@@ -184,8 +193,11 @@ TransposeSummary TransposeModel::summary() const {
                         for (const auto& f : warpFrames(bx, by, w, j)) {
                             const bool shared = f.space == MemoryAccessFrame::Space::Shared;
                             if (shared) {
-                                bc.wavefronts += static_cast<std::uint64_t>(f.conflictDegree);
-                                bc.worstConflict = std::max(bc.worstConflict, f.conflictDegree);
+                                bc.wavefronts += static_cast<std::uint64_t>(f.wavefronts);
+                                bc.extraWavefronts +=
+                                    static_cast<std::uint64_t>(extraWavefronts(f));
+                                bc.worstWavefronts = std::max(bc.worstWavefronts, f.wavefronts);
+                                bc.worstExtra = std::max(bc.worstExtra, extraWavefronts(f));
                             } else if (f.instruction.rfind("ld", 0) == 0) {
                                 bc.load += f.sectors.size();
                             } else {
@@ -196,11 +208,14 @@ TransposeSummary TransposeModel::summary() const {
                 }
                 it = memo.emplace(std::make_pair(loadStart, storeStart), bc).first;
             }
-            s.dramSectors += it->second.load + it->second.store;
+            s.l1l2Sectors += it->second.load + it->second.store;
             s.loadSectorsPerRequest += static_cast<double>(it->second.load);
             s.storeSectorsPerRequest += static_cast<double>(it->second.store);
             s.smemWavefronts += it->second.wavefronts;
-            s.smemConflictDegree = std::max(s.smemConflictDegree, it->second.worstConflict);
+            s.smemExtraWavefronts += it->second.extraWavefronts;
+            s.smemWorstWavefronts = std::max(s.smemWorstWavefronts, it->second.worstWavefronts);
+            s.smemWorstExtraWavefronts =
+                std::max(s.smemWorstExtraWavefronts, it->second.worstExtra);
         }
     }
     const auto totalBlocks =
@@ -208,10 +223,10 @@ TransposeSummary TransposeModel::summary() const {
     s.loadRequests = s.storeRequests = totalBlocks * requestsPerBlock;
     s.loadSectorsPerRequest /= static_cast<double>(s.loadRequests);
     s.storeSectorsPerRequest /= static_cast<double>(s.storeRequests);
-    s.dramBytes = s.dramSectors * MemoryAccessModel::kSectorBytes;
+    s.l1l2Bytes = s.l1l2Sectors * MemoryAccessModel::kSectorBytes;
 
     auto time = [](const TransposeSummary& t) {
-        return std::max(static_cast<double>(t.dramBytes) / kDramBytesPerSmClock,
+        return std::max(static_cast<double>(t.l1l2Bytes) / kHbmBytesPerSmClock,
                         static_cast<double>(t.smemWavefronts));
     };
     if (c.variant == TransposeVariant::Copy) {

@@ -27,13 +27,19 @@ struct TransposeConfig {
 struct TransposeSummary {
     double loadSectorsPerRequest = 0.0;
     double storeSectorsPerRequest = 0.0;
-    int smemConflictDegree = 0; // worst shared instruction; 0 = no shared memory used
+    // The shared instruction with the most wavefronts, and the most wavefronts beyond the
+    // minimum (bank conflicts) of any one; both 0 when the kernel uses no shared memory.
+    int smemWorstWavefronts = 0;
+    int smemWorstExtraWavefronts = 0;
     std::uint64_t loadRequests = 0;
     std::uint64_t storeRequests = 0;
-    std::uint64_t dramSectors = 0;
-    std::uint64_t dramBytes = 0;      // sectors × 32 over the whole kernel
-    std::uint64_t smemWavefronts = 0; // conflict degrees summed over shared instructions
-    double relativeTime = 1.0;        // vs the copy kernel of the same size (see .cpp)
+    // The 32-byte sectors the requests move between L1 and L2 over the whole kernel. Not DRAM
+    // traffic: L2 can merge partial writes to one line before it writes the line back.
+    std::uint64_t l1l2Sectors = 0;
+    std::uint64_t l1l2Bytes = 0;           // sectors × 32
+    std::uint64_t smemWavefronts = 0;      // summed over the kernel's shared instructions
+    std::uint64_t smemExtraWavefronts = 0; // of those, the ones beyond each minimum
+    double relativeTime = 1.0;             // vs the copy kernel of the same size (see .cpp)
 };
 
 class TransposeModel {

@@ -10,14 +10,23 @@ double transposeEffectiveGBs(int n, int elementBytes, double seconds) {
     return bytes / seconds / 1e9;
 }
 
+AchievableCopy achievableCopy(const GpuSpec& gpu) {
+    AchievableCopy a;
+    a.peakGBs = gpu.value("memory_bandwidth_gbs");
+    a.gbs = a.peakGBs * a.share;
+    a.measured = gpu.id == AchievableCopy::kMeasuredOn;
+    return a;
+}
+
 Trace modeledTransposeTiming(const TransposeConfig& base, const GpuSpec& gpu) {
     Trace t;
     t.kind = kTransposeTimingKind;
     t.provenance.source = TraceSource::Modeled;
     t.provenance.device = gpu.name;
     t.provenance.computeCapability = gpu.computeCapability;
-    t.provenance.command = "transpose model: relative time = max(DRAM sectors / sectors per "
-                           "clock, shared-memory wavefronts), copy at catalogue HBM bandwidth";
+    t.provenance.command = "transpose model: relative time = max(L1↔L2 sectors / sectors per "
+                           "clock, shared-memory wavefronts), copy at the achievable share of "
+                           "catalogue HBM bandwidth";
     t.provenance.notes = "Not a measurement: a recording from a GPU replaces these numbers.";
     t.metadata["scenario"] = "coalescing-transpose";
     t.metadata["gpu"] = gpu.id;
@@ -27,8 +36,9 @@ Trace modeledTransposeTiming(const TransposeConfig& base, const GpuSpec& gpu) {
     t.metadata["block_rows"] = std::to_string(base.blockRows);
     t.metadata["repetitions"] = std::to_string(0); // nothing was run
 
-    // The copy's time at catalogue bandwidth is the inverse of the effective-bandwidth formula.
-    const double bandwidthGBs = gpu.value("memory_bandwidth_gbs");
+    // The copy's time at the achievable bandwidth is the inverse of the effective-bandwidth
+    // formula.
+    const double bandwidthGBs = achievableCopy(gpu).gbs;
     const double copySeconds = transposeEffectiveGBs(base.n, base.elementBytes, 1.0) / bandwidthGBs;
     const std::array<TransposeVariant, 4> variants{TransposeVariant::Copy, TransposeVariant::Naive,
                                                    TransposeVariant::Tiled,

@@ -162,13 +162,13 @@ private slots:
         QTest::newRow("expr") << QStringList{"access", "--elem-bytes", "4", "--expr", "a[lane * 2]"}
                               << "sectors_per_request" << 8.0;
         QTest::newRow("banks 32") << QStringList{"banks", "--elem-bytes", "4", "--stride", "32"}
-                                  << "conflict_degree" << 32.0;
+                                  << "wavefronts" << 32.0;
         QTest::newRow("banks 33") << QStringList{"banks", "--elem-bytes", "4", "--stride", "33"}
-                                  << "conflict_degree" << 1.0;
+                                  << "conflict_wavefronts" << 0.0;
         QTest::newRow("padded") << QStringList{"transpose", "--n", "1024", "--variant", "padded"}
-                                << "smem_conflict_degree" << 1.0;
+                                << "smem_worst_conflict_wavefronts" << 0.0;
         QTest::newRow("tiled") << QStringList{"transpose", "--n", "1024", "--variant", "tiled"}
-                               << "smem_conflict_degree" << 32.0;
+                               << "smem_worst_conflict_wavefronts" << 31.0;
         QTest::newRow("naive store")
             << QStringList{"transpose", "--n", "1024", "--variant", "naive"}
             << "store_sectors_per_request" << 32.0;

@@ -151,7 +151,7 @@ MemoryAccessFrame benchAccess(bool shared, std::uint64_t stride) {
                              f.sectors.begin());
     }
     f.sectorsPerRequest = static_cast<double>(f.sectors.size());
-    f.conflictDegree = *std::max_element(perBank.begin(), perBank.end());
+    f.wavefronts = *std::max_element(perBank.begin(), perBank.end());
     f.highlightLane = 5;
     return f;
 }

@@ -25,6 +25,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "occupancy",
     "roofline",
     "warp-divergence",
+    "coalescing-transpose",
 };
 
 struct SweepCase {

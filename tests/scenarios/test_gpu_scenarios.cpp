@@ -174,35 +174,75 @@ private slots:
     }
     void transposeStepsCarryTheSectorCounts() {
         const Story t = build("coalescing-transpose");
-        // Naive: the first instruction (load) coalesces, the last (store) does not.
+        // Naive: the first instruction (load) coalesces, the store it rests on does not.
         const auto load = first<MemoryAccessFrame>(t.steps[1].frames(0.0));
         const auto store = first<MemoryAccessFrame>(t.steps[1].frames(1.0));
         QVERIFY(load && store);
         QCOMPARE(load->sectorsPerRequest, 4.0);
         QCOMPARE(store->sectorsPerRequest, 32.0);
-        // Tiled: a shared load with a 32-way conflict; padded: conflict-free.
-        int tiledWorst = 0;
-        int paddedWorst = 0;
-        for (double x : {0.0, 0.3, 0.6, 0.9}) {
-            if (const auto f = first<MemoryAccessFrame>(t.steps[2].frames(x));
-                f && f->space == MemoryAccessFrame::Space::Shared)
-                tiledWorst = std::max(tiledWorst, f->conflictDegree);
-            if (const auto f = first<MemoryAccessFrame>(t.steps[3].frames(x));
-                f && f->space == MemoryAccessFrame::Space::Shared)
-                paddedWorst = std::max(paddedWorst, f->conflictDegree);
-        }
-        QCOMPARE(tiledWorst, 32);
-        QCOMPARE(paddedWorst, 1);
+        // The tiled step plays its four instructions, then rests on the column read and its
+        // 32 wavefronts where one would do; the padded step rests on its conflict-free one.
+        const auto tiled = first<MemoryAccessFrame>(t.steps[2].frames(1.0));
+        const auto padded = first<MemoryAccessFrame>(t.steps[3].frames(1.0));
+        QVERIFY(tiled && padded);
+        QCOMPARE(tiled->space, MemoryAccessFrame::Space::Shared);
+        QCOMPARE(tiled->instruction, std::string("ld.shared.f32"));
+        QCOMPARE(tiled->wavefronts, 32);
+        QCOMPARE(extraWavefronts(*tiled), 31);
+        QCOMPARE(padded->space, MemoryAccessFrame::Space::Shared);
+        QCOMPARE(padded->wavefronts, 1);
+        QCOMPARE(extraWavefronts(*padded), 0);
+        QVERIFY(t.steps[2].title.find("32 wavefronts where 1 would do") != std::string::npos);
+        QVERIFY(t.steps[3].title.find("[32][33]: conflict-free") != std::string::npos);
+        // Before it rests, the tiled step shows the kernel in program order.
+        QCOMPARE(first<MemoryAccessFrame>(t.steps[2].frames(0.0))->instruction,
+                 std::string("ld.global.f32"));
+        QCOMPARE(first<MemoryAccessFrame>(t.steps[2].frames(0.6))->instruction,
+                 std::string("st.global.f32"));
+    }
+    // 8-byte elements: 32 × 8 B = 256 B need two wavefronts, so the padded column read's two
+    // are no conflict and the unpadded one's 32 are 30 beyond the minimum; the words follow.
+    void transposeWordsFollowTheElementSize() {
+        const Story t8 = build("coalescing-transpose", {{"elem-bytes", "8"}});
+        const auto padded = first<MemoryAccessFrame>(t8.steps[3].frames(1.0));
+        QVERIFY(padded);
+        QCOMPARE(padded->wavefronts, 2);
+        QCOMPARE(padded->minWavefronts, 2);
+        QVERIFY2(t8.steps[3].title.find("conflict-free") != std::string::npos,
+                 t8.steps[3].title.c_str());
+        QVERIFY2(t8.steps[2].title.find("32 wavefronts where 2 would do") != std::string::npos,
+                 t8.steps[2].title.c_str());
+        QVERIFY(t8.steps[3].narration.find("No bank conflict") != std::string::npos);
+        // Where the model's time hides the tiled kernel's conflicts, the bill says so instead of
+        // claiming there are none.
+        const std::string& bill = t8.steps[4].narration;
+        QVERIFY2(bill.find("not the column read's 30 extra wavefronts") != std::string::npos,
+                 bill.c_str());
+        QVERIFY(bill.find("no bank conflict") == std::string::npos);
+        // 1-byte elements: a warp asks for 32 B; the naive store still touches 32 sectors, the
+        // load one, and the narration says so instead of 128 useful bytes.
+        const Story t1 = build("coalescing-transpose", {{"elem-bytes", "1"}});
+        QVERIFY2(t1.steps[1].narration.find("1 sector for 32 B") != std::string::npos,
+                 t1.steps[1].narration.c_str());
+        QVERIFY2(t1.steps[1].narration.find("the same 32 B take 32 sectors") != std::string::npos,
+                 t1.steps[1].narration.c_str());
+        QVERIFY(t1.steps[1].narration.find("128") == std::string::npos);
+        QVERIFY(t1.steps[2].title.find("8 wavefronts where 1 would do") != std::string::npos);
+        // The check-yourself answers are this run's.
+        QCOMPARE(t1.checks.front().answer, 32.0);
+        QCOMPARE(t8.checks.back().answer, 32.0);
+        QCOMPARE(build("coalescing-transpose", {{"elem-bytes", "2"}}).checks.back().answer, 16.0);
     }
     void yourOwnPatternFollowsTheExpression() {
         const Story s = build("coalescing-transpose", {{"expr", "lane * 33"}});
-        const auto global = first<MemoryAccessFrame>(s.steps.back().frames(0.0));
-        const auto shared = first<MemoryAccessFrame>(s.steps.back().frames(1.0));
+        const auto global = first<MemoryAccessFrame>(s.steps[s.steps.size() - 2].frames(0.0));
+        const auto shared = first<MemoryAccessFrame>(s.steps[s.steps.size() - 2].frames(1.0));
         QVERIFY(global && shared);
         QCOMPARE(global->sectorsPerRequest, 32.0);
-        QCOMPARE(shared->conflictDegree, 1);
+        QCOMPARE(shared->wavefronts, 1);
         const Story misaligned = build("coalescing-transpose", {{"offset", "1"}});
-        QCOMPARE(first<MemoryAccessFrame>(misaligned.steps.back().frames(0.0))->sectorsPerRequest,
+        QCOMPARE(first<MemoryAccessFrame>(misaligned.steps[misaligned.steps.size() - 2].frames(0.0))
+                     ->sectorsPerRequest,
                  5.0);
     }
     void wavesAndTheTail() {

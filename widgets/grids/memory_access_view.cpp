@@ -90,7 +90,7 @@ QColor MemoryAccessView::broadcastColor() const {
 
 bool MemoryAccessView::bankConflicts(int bank) const {
     return bank >= 0 && bank < kBanks && static_cast<std::size_t>(bank) < m_wordsPerBank.size() &&
-           m_wordsPerBank[static_cast<std::size_t>(bank)] > 1;
+           m_wordsPerBank[static_cast<std::size_t>(bank)] > m_frame.minWavefronts;
 }
 
 int MemoryAccessView::rowIndex(std::uint64_t row) const {
@@ -106,16 +106,23 @@ QString MemoryAccessView::countsText(const MemoryAccessFrame& frame) {
                tr("%1 sectors/request").arg(frame.sectorsPerRequest, 0, 'g', 3) + dot() +
                tr("%1 % efficiency").arg(std::lround(frame.efficiency * 100.0));
     }
-    const QString conflict = frame.conflictDegree <= 1
-                                 ? tr("conflict-free: 1 pass")
-                                 : tr("%1-way bank conflict: %1 passes").arg(frame.conflictDegree);
+    const QString bytes = QString::fromStdString(formatBytes(double(frame.bytesRequested)));
+    const QString wavefronts = counted(frame.wavefronts, "wavefront", "wavefronts");
+    const int extra = extraWavefronts(frame);
+    const QString conflict =
+        extra <= 0 ? tr("conflict-free: %1, the fewest %2 can take").arg(wavefronts, bytes)
+                   : tr("bank conflict: %1 where %2 would do for %3")
+                         .arg(wavefronts)
+                         .arg(frame.minWavefronts)
+                         .arg(bytes);
     return requests + dot() + counted(frame.banksUsed, "bank", "banks") + tr(" used") + dot() +
            conflict;
 }
 
 std::vector<LegendEntry> MemoryAccessView::sharedKeyEntries() const {
     return {{m_theme.accent, Qt::NoPen, tr("one lane, one word")},
-            {conflictColor(), Qt::NoPen, tr("bank conflict: words in one bank serialise")},
+            {conflictColor(), Qt::NoPen,
+             tr("bank conflict: a bank holds more words than the fewest wavefronts")},
             {broadcastColor(), Qt::NoPen, tr("broadcast: several lanes, one word")}};
 }
 
@@ -369,7 +376,7 @@ void MemoryAccessView::paint(QPainter& painter, const QRectF& bounds) const {
     y += instrH + em * 0.2;
     // The counts, on their own lines so they are never cut.
     drawWrapped(painter, QRectF(l.header.left(), y, l.header.width(), l.counts.height()), l.counts,
-                shared && m_frame.conflictDegree > 1 ? conflictColor() : m_theme.foreground);
+                shared && extraWavefronts(m_frame) > 0 ? conflictColor() : m_theme.foreground);
     const std::uint64_t base = [&] {
         std::uint64_t b = UINT64_MAX;
         for (const LaneAccess& lane : m_frame.lanes)

@@ -32,7 +32,8 @@ public:
     QRectF bankCellRect(const QRectF& bounds, int bank, std::uint64_t row) const;
     // Shared: the distinct rows hit, ascending (at most the first 32 are drawn).
     const std::vector<std::uint64_t>& bankRows() const { return m_rows; }
-    // Shared: banks serving more than one distinct word (they serialise).
+    // Shared: banks serving more distinct words than the access's minimum wavefronts (one
+    // when it asks for at most 128 bytes): they add wavefronts.
     bool bankConflicts(int bank) const;
     int laneAt(const QPointF& pos) const;
 
@@ -40,7 +41,7 @@ public:
     QColor conflictColor() const;
     QColor broadcastColor() const;
     // "1 request · 4 sectors · 4 sectors/request · 100 % efficiency" or, for shared memory,
-    // "1 request · 8 banks · 4-way conflict: 4 passes".
+    // "1 request · 8 banks used · bank conflict: 4 wavefronts where 1 would do for 128 B".
     static QString countsText(const MemoryAccessFrame& frame);
 
     QSize sizeHint() const override { return {900, 600}; }

@@ -53,38 +53,45 @@ private slots:
     }
     void banks() {
         auto j = run("banks", {{"elem-bytes", "4"}, {"stride", "1"}});
-        QCOMPARE(j["conflict_degree"].get<int>(), 1);
+        QCOMPARE(j["wavefronts"].get<int>(), 1);
+        QCOMPARE(j["conflict_wavefronts"].get<int>(), 0);
         QCOMPARE(j["banks_used"].get<int>(), 32);
-        QCOMPARE(run("banks", {{"elem-bytes", "4"}, {"stride", "2"}})["conflict_degree"].get<int>(),
-                 2);
-        QCOMPARE(
-            run("banks", {{"elem-bytes", "4"}, {"stride", "32"}})["conflict_degree"].get<int>(),
-            32);
-        QCOMPARE(
-            run("banks", {{"elem-bytes", "4"}, {"stride", "33"}})["conflict_degree"].get<int>(), 1);
+        QCOMPARE(run("banks", {{"elem-bytes", "4"}, {"stride", "2"}})["wavefronts"].get<int>(), 2);
+        j = run("banks", {{"elem-bytes", "4"}, {"stride", "32"}});
+        QCOMPARE(j["wavefronts"].get<int>(), 32);
+        QCOMPARE(j["conflict_wavefronts"].get<int>(), 31);
+        QCOMPARE(run("banks", {{"elem-bytes", "4"}, {"stride", "33"}})["wavefronts"].get<int>(), 1);
         j = run("banks", {{"elem-bytes", "4"}, {"stride", "0"}});
-        QCOMPARE(j["conflict_degree"].get<int>(), 1);
+        QCOMPARE(j["wavefronts"].get<int>(), 1);
         QCOMPARE(j["banks_used"].get<int>(), 1);
         j = run("banks",
                 {{"elem-bytes", "4"}, {"expr", "tile[(threadIdx.y*32 + threadIdx.x) * 33]"}});
-        QCOMPARE(j["conflict_degree"].get<int>(), 1);
+        QCOMPARE(j["wavefronts"].get<int>(), 1);
+        // 32 × 8 bytes need two wavefronts at least: two, and no conflict.
+        j = run("banks", {{"elem-bytes", "8"}, {"stride", "1"}});
+        QCOMPARE(j["bytes_requested"].get<int>(), 256);
+        QCOMPARE(j["wavefronts"].get<int>(), 2);
+        QCOMPARE(j["min_wavefronts"].get<int>(), 2);
+        QCOMPARE(j["conflict_wavefronts"].get<int>(), 0);
     }
     void transpose() {
         auto j = run("transpose", {{"n", "1024"}, {"variant", "naive"}});
         QCOMPARE(j["load_sectors_per_request"].get<double>(), 4.0);
         QCOMPARE(j["store_sectors_per_request"].get<double>(), 32.0);
-        QCOMPARE(j["smem_conflict_degree"].get<int>(), 0);
-        QCOMPARE(j["dram_bytes"].get<std::uint64_t>(), std::uint64_t{36} * 1024 * 1024);
+        QCOMPARE(j["smem_worst_wavefronts"].get<int>(), 0);
+        QCOMPARE(j["l1_l2_sector_bytes"].get<std::uint64_t>(), std::uint64_t{36} * 1024 * 1024);
         j = run("transpose", {{"n", "1024"}, {"variant", "tiled"}});
-        QCOMPARE(j["smem_conflict_degree"].get<int>(), 32);
-        QCOMPARE(j["dram_bytes"].get<std::uint64_t>(), std::uint64_t{8} * 1024 * 1024);
+        QCOMPARE(j["smem_worst_wavefronts"].get<int>(), 32);
+        QCOMPARE(j["smem_worst_conflict_wavefronts"].get<int>(), 31);
+        QCOMPARE(j["l1_l2_sector_bytes"].get<std::uint64_t>(), std::uint64_t{8} * 1024 * 1024);
         QVERIFY(j["relative_time"].get<double>() > 1.0);
         j = run("transpose", {{"n", "1024"},
                               {"variant", "padded"},
                               {"elem-bytes", "4"},
                               {"tile", "32"},
                               {"block-rows", "8"}});
-        QCOMPARE(j["smem_conflict_degree"].get<int>(), 1);
+        QCOMPARE(j["smem_worst_wavefronts"].get<int>(), 1);
+        QCOMPARE(j["smem_conflict_wavefronts"].get<int>(), 0);
         QCOMPARE(j["relative_time"].get<double>(), 1.0);
         QVERIFY(calcError("transpose", {{"n", "1000"}, {"variant", "copy"}}).find("multiple") !=
                 std::string::npos);
