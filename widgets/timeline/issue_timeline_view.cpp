@@ -26,12 +26,12 @@ int niceStep(int range, int target) {
 IssueTimelineView::IssueTimelineView(QWidget* parent)
     : FrameView(parent) {}
 
+// The frame's own caption when it has one (it already quotes the utilisation, worded by the
+// lesson); otherwise the utilisation alone.
 QString IssueTimelineView::captionText(const IssueTimelineFrame& frame) {
-    QString text = tr("utilisation %1 %").arg(std::lround(frame.utilization * 100.0));
-    if (!frame.caption.empty()) {
-        text += QStringLiteral(" \u00b7 ") + QString::fromStdString(frame.caption);
-    }
-    return text;
+    if (!frame.caption.empty())
+        return QString::fromStdString(frame.caption);
+    return tr("utilisation %1 %").arg(std::lround(frame.utilization * 100.0));
 }
 
 int IssueTimelineView::issuedAt(int scheduler, int cycle) const {
@@ -274,11 +274,13 @@ void IssueTimelineView::drawWarpLegend(QPainter& painter, const Layout& l, int s
                                        const QBrush& hatch) const {
     const double em = l.em;
     const int rows = std::max(0, m_frame.schedulers);
-    std::set<int> warps;
-    for (int s = 0; s < rows && warps.size() < 13; ++s) {
-        for (int c = 0; c < shown && warps.size() < 13; ++c) {
+    // One entry per scheduler slot seen so far: "warps 0–3" share a colour, one per row.
+    const int schedulers = std::max(1, rows);
+    std::set<int> seenSlots;
+    for (int s = 0; s < rows && seenSlots.size() < 13; ++s) {
+        for (int c = 0; c < shown && seenSlots.size() < 13; ++c) {
             if (issuedAt(s, c) >= 0) {
-                warps.insert(issuedAt(s, c));
+                seenSlots.insert(issuedAt(s, c) / schedulers);
             }
         }
     }
@@ -303,8 +305,12 @@ void IssueTimelineView::drawWarpLegend(QPainter& painter, const Layout& l, int s
     };
     entry(tr("idle: every warp stalled"), kIdle);
     int listed = 0;
-    for (const int w : warps) {
-        if (listed == 12 || !entry(tr("warp %1").arg(w), w)) {
+    for (const int slot : seenSlots) {
+        const int first = slot * schedulers;
+        const QString name = schedulers == 1
+                                 ? tr("warp %1").arg(first)
+                                 : tr("warps %1\u2013%2").arg(first).arg(first + schedulers - 1);
+        if (listed == 12 || !entry(name, first)) {
             break;
         }
         ++listed;

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 // Issue slots of an SM's warp schedulers over time: one row per scheduler, one column per
 // cycle, each cell in the colour of the warp it issued or hatched when every warp stalled.
 // Runs of equal cells are merged and sub-pixel columns binned, so thousands of cycles
@@ -26,7 +27,11 @@ public:
     // Scheduler and cycle under `pos` in widget coordinates; false outside the plot.
     bool cellAt(const QPointF& pos, int* scheduler, int* cycle) const;
 
-    QColor warpColor(int warp) const { return m_theme.seriesColor(warp); }
+    // Warp w runs on scheduler w mod S as that scheduler's (w / S)-th warp: colouring by that
+    // slot gives every row the same colours, so a colour never means two warps in one legend.
+    QColor warpColor(int warp) const {
+        return m_theme.seriesColor(warp / std::max(1, m_frame.schedulers));
+    }
     // "utilisation 23 % · <caption>"
     static QString captionText(const IssueTimelineFrame& frame);
     // Hover text for one cell: "scheduler 1 · cycle 40: warp 5 issued".
