@@ -117,7 +117,8 @@ Json transpose(const Params& p) {
     j["relative_time"] = s.relativeTime;
     j["assumes"] = "no L2 reuse between requests; time ∝ max(DRAM bytes / 14.5 B per SM clock "
                    "(H100 SXM), shared wavefronts), relative to copy";
-    j["source"] = "NVIDIA cuda-samples transpose (TILE_DIM, BLOCK_ROWS); FACTS.md §13";
+    j["source"] = "NVIDIA cuda-samples transpose (TILE_DIM, BLOCK_ROWS); CUDA C++ Best Practices "
+                  "Guide, Coalesced Access to Global Memory and Shared Memory and Memory Banks";
     return j;
 }
 
