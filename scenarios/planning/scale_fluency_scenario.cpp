@@ -58,7 +58,8 @@ const std::vector<Preset>& presets() {
          claimsOf(16384, 405e9, kLlamaSnapshotTokens, 54, 0.41, std::nullopt, std::nullopt, 419),
          "Llama 3 §3.3.1, §3.3.4: 54-day snapshot on 16K H100s",
          "Llama 3 Table 4: 41 % at 16,384 GPUs",
-         "derived: Llama 3 Table 4's 400 TFLOP/s per GPU × 54 days × 90 % effective (§3.3.4) ÷ 6N"},
+         "derived: Llama 3 Table 4's 400 TFLOP/s per GPU × 54 days × 90 % effective, assumed "
+         "(§3.3.4: \"higher than 90%\") ÷ 6N"},
         {"impossible", "h100-sxm", claimsOf(64, 70e9, 2e12, 7, 0.6, 100e9, 2, 0),
          "an invented resume line", "claimed", "claimed"},
     };
