@@ -18,7 +18,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char* kFabricModelSource =
     "DCQCN: Zhu et al., SIGCOMM '15 (credits, PFC, RED-ECN Kmin 5 KB / Kmax 200 KB / Pmax 1%, "
     "CNP every 50 us, g = 1/256, timers 55 us, B = 10 MB, F = 5, XON two MTU below XOFF); "
-    "go-back-N: Guo et al., SIGCOMM '16 (FACTS.md section 14)";
+    "go-back-N: Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM '16";
 
 constexpr const char* kAssumes =
     "4096-byte packets, 0.5 us per hop, 1 MB lossy egress buffers, PFC XOFF 96 kB per "

@@ -122,7 +122,8 @@ Json transpose(const Params& p) {
     j["relative_time"] = s.relativeTime;
     j["assumes"] = "no L2 merging or reuse between requests; time ∝ max(L1↔L2 sector bytes / "
                    "14.5 B per SM clock (H100 SXM HBM), shared wavefronts), relative to copy";
-    j["source"] = "NVIDIA cuda-samples transpose (TILE_DIM, BLOCK_ROWS); FACTS.md §13";
+    j["source"] = "NVIDIA cuda-samples transpose (TILE_DIM, BLOCK_ROWS); CUDA C++ Best Practices "
+                  "Guide, Coalesced Access to Global Memory and Shared Memory and Memory Banks";
     return j;
 }
 

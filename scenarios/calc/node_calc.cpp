@@ -18,7 +18,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kNvml = "NVML nvmlUtilization_t.gpu: percent of the sample period in "
-                              "which one or more kernels was executing (FACTS.md section 11)";
+                              "which one or more kernels was executing (NVML API reference)";
 
 Json gpuUtil(const Params& p) {
     const GpuSpec& gpu = gpuOf(p);
@@ -86,7 +86,8 @@ Json rdmaPath(const Params& p) {
     j["bounce"] = pathJson(bounce[static_cast<std::size_t>(gpu)], sustainedRate(d, bounce), d);
     j["assumes"] = "DGX/HGX-style server: 2 GPUs + 2 NICs per PCIe switch, one x16 uplink per "
                    "switch, 2 sockets; all 8 GPUs send at once";
-    j["source"] = "NVLink, PCIe and NIC rates from the hardware catalogue (FACTS.md section 1)";
+    j["source"] = "NVLink: Hopper Tuning Guide §1.4.3; PCIe and NIC: H100/A100 datasheets, per "
+                  "direction derived (PCIe: 32 GT/s × 16 × 128/130 ÷ 8; NIC: 400 Gb/s ÷ 8)";
     return j;
 }
 

@@ -93,7 +93,8 @@ Json goodput(const Params& p) {
                    "failure is sampled directly with rate GPUs / GPU MTBF";
     j["source"] = std::string("Daly's full model for goodput_analytic; ") + youngDalySource +
                   "; per-GPU MTBF for comparison: Llama 3 (arXiv:2407.21783) GPU faults ≈ 79,000 "
-                  "GPU-hours (FACTS.md 4.5)";
+                  "GPU-hours (derived: 16,384 GPUs × 54 × 24 h ÷ 268 GPU-category interruptions, "
+                  "§3.3.4 and Table 5)";
     return j;
 }
 
@@ -184,8 +185,9 @@ Json hang(const Params& p) {
         ranks.push_back(o);
     }
     j["ranks"] = ranks;
-    j["source"] = "matching by call order as NCCL does; flight-recorder fields after PyTorch's "
-                  "NCCL flight recorder; GPU-Util definition: NVML nvmlUtilization_t (FACTS.md 11)";
+    j["source"] =
+        "matching by call order as NCCL does; flight-recorder fields after PyTorch's "
+        "NCCL flight recorder; GPU-Util definition: NVML API reference, nvmlUtilization_t";
     return j;
 }
 

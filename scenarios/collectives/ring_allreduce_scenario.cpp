@@ -234,7 +234,7 @@ std::string modelName(const Setup& s, const MeasuredBusbw& m) {
 std::string noModelReason(const MeasuredBusbw& m) {
     if (!m.collective)
         return "the α-β model here is for all-reduce and the file's test (" + m.test +
-               ") is not one collective_cost knows";
+               ") is not a collective the cost model knows";
     if (m.ranks.ranks == 1)
         return "N = 1: a single rank moves no bytes between GPUs";
     if (m.ranks.ranks < 2)

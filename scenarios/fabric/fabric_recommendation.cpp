@@ -62,7 +62,8 @@ FabricRecommendation decide(const FabricConditions& c, const FabricEvidence& e) 
         t.append(" GPUs means more switch tiers, and each is one more hop a pause climbs (")
             .append(std::to_string(e.pfcLinksPaused))
             .append(" links paused in a two-switch model); Meta runs 24K GPUs on RoCE, but "
-                    "with a dedicated team and its own congestion control (FACTS.md §14)");
+                    "with a dedicated team and its own congestion control (Gangidi et al., SIGCOMM "
+                    "'24)");
         r.reasons.push_back({"gpus", -1, t});
     }
     if (c.multiTenant) {

@@ -16,8 +16,9 @@ namespace wb {
 
 namespace {
 
-constexpr const char* kDcqcnSource = "Zhu et al., DCQCN, SIGCOMM '15 (FACTS §14)";
-constexpr const char* kGoBackNSource = "go-back-N: Guo et al., SIGCOMM '16 (FACTS §14)";
+constexpr const char* kDcqcnSource = "Zhu et al., DCQCN, SIGCOMM '15";
+constexpr const char* kGoBackNSource =
+    "go-back-N: Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM '16";
 // Fabric time each loss-rate point of the go-back-N sweep runs: a few hundred losses at 1 %.
 constexpr double kSweepS = 3e-3;
 constexpr double kMaxSweepDropRate = 0.05;
@@ -360,7 +361,8 @@ ChartFrame goodputChart(const B5Model& m, const Run& r, double t, const Run* ref
                          concat("victim goodput at ", formatSignificant(now.x, 4),
                                 " µs: ", gbpsText(now.y), " of a ", gbpsText(fair), " fair share"),
                          6, false, true});
-    c.footnote = "victim's fair share = link × (1 − 1/N): H0 needs 1/N of T's uplink (FACTS §14)";
+    c.footnote = "victim's fair share, derived: link × (1 − 1/N), as H0 needs 1/N of T's uplink "
+                 "(max-min fairness)";
     return c;
 }
 
@@ -399,7 +401,8 @@ ChartFrame rateChart(const B5Model& m, const Run& r, double t) {
                          0,
                          false,
                          true});
-    c.footnote = "RC: cut by α/2 per CNP, then fast recovery and increase (DCQCN, FACTS §14)";
+    c.footnote = "RC: cut by α/2 per CNP, then fast recovery and increase (Zhu et al., DCQCN, "
+                 "SIGCOMM '15 §3.1)";
     return c;
 }
 
@@ -599,10 +602,10 @@ std::string RoceVsInfinibandScenario::question() const {
 
 std::string RoceVsInfinibandScenario::answer() const {
     return R"(**Both carry RDMA at line rate. They differ in how they stay lossless, and that decides what your team must operate.**
-- InfiniBand is lossless by construction: "hop-by-hop, credit-based flow control" (DCQCN paper, FACTS §14). In the model's 8:1 incast at 400 Gb/s (the defaults, 1.8 ms simulated) it drops **0** packets and R's port stays full. Credits still push back hop by hop: the victim flow that shares T's uplink gets about 48 Gb/s of a 350 Gb/s fair share.
+- InfiniBand is lossless by construction: "hop-by-hop, credit-based flow control" (Zhu et al., DCQCN, SIGCOMM '15). In the model's 8:1 incast at 400 Gb/s (the defaults, 1.8 ms simulated) it drops **0** packets and R's port stays full. Credits still push back hop by hop: the victim flow that shares T's uplink gets about 48 Gb/s of a 350 Gb/s fair share.
 - RoCEv2 runs on lossy Ethernet. Without PFC the incast overflows S's buffer, and go-back-N resends a whole round trip of packets per loss: goodput falls to about 8 Gb/s, **98 %** below IB.
-- PFC makes Ethernet lossless, but it pauses a whole port (or priority). The pause climbs from S's ports to T's uplink and holds the victim's sender (about 47 Gb/s): head-of-line blocking, PFC's "congestion-spreading" (FACTS §14).
-- ECN marking at the switches plus DCQCN at the NICs cut each sender's rate before the buffers reach XOFF. Pause frames drop from about 1,350 to 161 and the victim gets about 177 Gb/s. DCQCN needs tuning (Kmin 5 KB, Kmax 200 KB, Pmax 1 %, g = 1/256, 55 µs timers). Meta later dropped it for admission control in the collective library (FACTS §14).
+- PFC makes Ethernet lossless, but it pauses a whole port (or priority). The pause climbs from S's ports to T's uplink and holds the victim's sender (about 47 Gb/s): head-of-line blocking, PFC's "congestion-spreading" (Zhu et al., SIGCOMM '15).
+- ECN marking at the switches plus DCQCN at the NICs cut each sender's rate before the buffers reach XOFF. Pause frames drop from about 1,350 to 161 and the victim gets about 177 Gb/s. DCQCN needs tuning (Kmin 5 KB, Kmax 200 KB, Pmax 1 %, g = 1/256, 55 µs timers). Meta later dropped it for admission control in the collective library (Gangidi et al., RDMA over Ethernet for Distributed AI Training at Meta Scale, SIGCOMM '24).
 - What a loss costs: with loss p and w packets resent per loss, one sender keeps 1/(1 + w·p/(1 − p)) of the link. With w = 37 (one round trip + 1 at 400 Gb/s), 1 % loss leaves **72.8 %**. The simulation matches on IB and RoCE alike, because both use the same go-back-N transport.
 - Decision: InfiniBand by default. RoCE when the team already runs PFC + ECN in production, when vendor lock-in or budget weigh more, or for a multi-tenant cluster that such a team can isolate with DCQCN. The panel ties each reason to a number and lists which single condition would flip the answer.)";
 }

@@ -26,7 +26,7 @@ enum class NodeLinkKind { NvLink, Pcie, CpuLink, MemoryBus, Network };
 struct NodeLink {
     int a = 0, b = 0; // parts
     NodeLinkKind kind = NodeLinkKind::Pcie;
-    std::string tip; // "PCIe Gen5 x16: 63 GB/s per direction (FACTS §1)"
+    std::string tip; // "PCIe Gen5 x16: 63 GB/s per direction (derived from 32 GT/s × 16 lanes)"
     bool operator==(const NodeLink&) const = default;
 };
 

@@ -278,7 +278,7 @@ std::vector<ImportedOccupancy> importedOccupancy(const OccupancyCalculator& calc
                         o.calculatorNote = "the block does not fit on one SM";
                     } else {
                         o.calculatorPct = 100.0 * r.occupancy;
-                        o.calculatorLimiter = limiterName(r.limiter);
+                        o.calculatorLimiter = limiterWords(r.limiter);
                     }
                 } catch (const std::exception& e) {
                     o.calculatorNote = std::string("calculator: ") + e.what();

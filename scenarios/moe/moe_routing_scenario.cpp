@@ -17,10 +17,10 @@ namespace wb {
 
 namespace {
 
-const char* kSwitch = "Switch Transformer Eqs. 3–6 (FACTS §8)";
-const char* kDeepSeek = "DeepSeek-V3 §2.1.2 (FACTS §8)";
-const char* kGShard = "GShard expert parallelism (FACTS §8), all-to-all (FACTS §3)";
-const char* kToy = "toy router (MoeRoutingSim), this run";
+const char* kSwitch = "Fedus et al., Switch Transformer, Eqs. 3–6";
+const char* kDeepSeek = "DeepSeek-V3 (arXiv:2412.19437) §2.1.2";
+const char* kGShard = "Lepikhin et al., GShard: expert parallelism by all-to-all";
+const char* kToy = "toy router simulated here, this run";
 
 // Router updates (tokens × experts × simulated steps) one build may cost: about a second on
 // one core, so a slider stays interactive; the defaults use a fifth of it.
@@ -428,7 +428,8 @@ Frames allToAllStep(const MoeRuns& r, double) {
          "≈ (T/N)·k·h·b·(N−1)/N when balanced"},
         {"time, collapsed vs balanced",
          concat(formatSi(r.a2aCollapsed.timeS, "s"), " vs ", formatSi(r.a2aBalanced.timeS, "s")),
-         concat("dispatch + combine on ", linkName(r.a2aBalanced.bottleneck), " (FACTS §3, §8)")},
+         concat("dispatch + combine on ", linkName(r.a2aBalanced.bottleneck),
+                " (GShard; nccl-tests doc/PERFORMANCE.md)")},
     };
     return Frames{{collapsed, balanced, facts}};
 }
@@ -477,10 +478,10 @@ std::string MoeRoutingScenario::question() const {
 std::string MoeRoutingScenario::answer() const {
     return R"(**A top-k router trained on its own choices is a rich-get-richer loop; balancing is a systems requirement, not a nicety.**
 - Collapse: experts that get tokens early get better on them, so the gate sends them more. Without a counter-force a few experts take most tokens (here the hottest reaches 1/k of all assignments: it is in every token's top-k).
-- Switch Transformer's auxiliary loss **α·N·Σ f_i·P_i**, **α = 10⁻²**: f_i is the share of tokens sent to expert i, P_i its mean router probability; it equals α at uniform routing (FACTS §8).
-- DeepSeek-V3 drops the loss: a per-expert bias is added to the scores **for top-k selection only** and moved by **γ** after each step (down when overloaded, up when under); γ = 0.001 for the first 14.3T tokens. 256 routed experts + 1 shared, 8 active per token, at most 4 nodes per token (FACTS §8).
+- Switch Transformer's auxiliary loss **α·N·Σ f_i·P_i**, **α = 10⁻²**: f_i is the share of tokens sent to expert i, P_i its mean router probability; it equals α at uniform routing (Fedus et al., Switch Transformer, Eqs. 4–6).
+- DeepSeek-V3 drops the loss: a per-expert bias is added to the scores **for top-k selection only** and moved by **γ** after each step (down when overloaded, up when under); γ = 0.001 for the first 14.3T tokens. 256 routed experts + 1 shared, 8 active per token, at most 4 nodes per token (DeepSeek-V3 §2.1.2).
 - Capacity = ⌈k·T/E · C⌉ per expert (Switch Eq. 3); overflow tokens skip the expert through the residual. C = 1.0–1.25 with a balanced router drops under 1 %; GShard used 2. A collapsed router drops most of its tokens at any sane C.
-- Expert parallelism moves every token twice (dispatch and combine all-to-all): **2·T·k·h·b·(N−1)/N** bytes per layer whatever the routing, but imbalance piles it onto the GPUs of the hot experts, and the busiest GPU sets the time (FACTS §3, §8).
+- Expert parallelism moves every token twice (dispatch and combine all-to-all): **2·T·k·h·b·(N−1)/N** bytes per layer whatever the routing, but imbalance piles it onto the GPUs of the hot experts, and the busiest GPU sets the time (Lepikhin et al., GShard; all-to-all volume as in nccl-tests doc/PERFORMANCE.md).
 - Serving: each expert runs one batched matmul, so a layer waits for its largest expert batch; the straggler factor largest/mean is the slowdown imbalance costs at inference.)";
 }
 

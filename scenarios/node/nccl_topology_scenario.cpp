@@ -24,7 +24,7 @@ namespace wb {
 namespace {
 
 const char* kNvml = "NVML utilization.gpu: share of the sample period in which one or more "
-                    "kernels was executing (FACTS §11)";
+                    "kernels was executing (NVML API reference)";
 const char* kLayout = "server layout assumed DGX/HGX-style: 2 GPUs + 2 NICs per PCIe switch, "
                       "2 sockets";
 // Packets per second of animation on the fastest link class; slower classes scale down.
@@ -34,7 +34,7 @@ constexpr int kIterations = 6;
 constexpr double kKernelS = 4e-3;
 constexpr double kLaunchGapS = 40e-6;
 constexpr int kSweepPoints = 25;
-// Per-step latency for the tree-vs-ring crossover: an assumption, not a FACTS figure.
+// Per-step latency for the tree-vs-ring crossover: an assumption, not a published figure.
 constexpr double kAssumedAlphaS = 5e-6;
 
 struct SweepPoint {
@@ -166,9 +166,9 @@ FactsFrame ringFacts(const B4Model& m) {
                                   : std::string("NVLink per GPU"),
                       true});
     f.rows.push_back({"Ring time (bandwidth term)", formatSi(m.ring.bandwidthS, "s"),
-                      "2(N−1)/N · K / B (FACTS §3)"});
-    f.rows.push_back(
-        {"Bytes sent per GPU", formatBytes(m.ring.bytesSentPerRank), "2(N−1)/N · K (FACTS §3)"});
+                      "2(N−1)/N · K / B (nccl-tests doc/PERFORMANCE.md)"});
+    f.rows.push_back({"Bytes sent per GPU", formatBytes(m.ring.bytesSentPerRank),
+                      "2(N−1)/N · K (ring all-reduce, Thakur et al. 2005)"});
     return f;
 }
 
@@ -207,7 +207,7 @@ NodeTopologyFrame treesFrame(const B4Model& m, double phaseS) {
               (m.hosts == 1 ? "" : "s");
     f.phaseS = phaseS;
     f.caption = "A chain inside each server, binary trees between servers; a server inner in "
-                "one tree is a leaf in the other (NCCL 2.4, FACTS §3.3)";
+                "one tree is a leaf in the other (Jeaugey, NCCL 2.4 blog, 2019)";
     return f;
 }
 
@@ -215,9 +215,10 @@ FactsFrame treeFacts(const B4Model& m) {
     const int n = m.hosts * NodeDiagram::kGpusPerHost;
     FactsFrame f;
     f.title = "Trees vs rings, " + std::to_string(n) + " GPUs";
-    f.rows.push_back({"Ring latency steps", std::to_string(m.ring.steps), "2(N−1) (FACTS §3)"});
+    f.rows.push_back(
+        {"Ring latency steps", std::to_string(m.ring.steps), "2(N−1) (Thakur et al. 2005)"});
     f.rows.push_back({"Tree latency steps", std::to_string(m.tree.steps),
-                      "about 2·log₂(p) (FACTS §3, MED)", true});
+                      "about 2·log₂(p); NCCL 2.4 blog: logarithmic", true});
     f.rows.push_back({"Tree depth across servers",
                       std::to_string(m.hosts > 1 ? ceilLog2(m.hosts) : 0),
                       "⌈log₂ servers⌉ hops between servers"});
@@ -391,7 +392,7 @@ FactsFrame utilFacts(const B4Model& m) {
     f.rows.push_back({"rank 0 waiting", formatShare(m.wait.waitingS / m.wait.endS),
                       "spinning in the all-reduce for the slow rank"});
     f.rows.push_back({"Look at instead", "SM activity, MFU",
-                      "DCGM's SM-activity counter; useful FLOPs ÷ peak (FACTS §9.4)"});
+                      "DCGM's SM-activity counter; MFU: PaLM §4.1, useful FLOPs ÷ peak"});
     return f;
 }
 
@@ -452,10 +453,10 @@ std::string NcclTopologyScenario::question() const {
 
 std::string NcclTopologyScenario::answer() const {
     return R"(**Inside a server NCCL rides NVLink; between servers it rides one NIC per channel; GPU-Util only says a kernel was resident.**
-- An HGX/DGX H100 server: 8 GPUs on NVSwitch (NVLink **450 GB/s per direction** per GPU, FACTS §1), PCIe switches pairing GPUs with **400 Gb/s = 50 GB/s** NICs, PCIe Gen5 x16 at **≈63 GB/s** per direction. NVLink is ~7× PCIe and ~9× a NIC.
-- NCCL builds several **channels**, each a ring over all GPUs (and a double binary tree). Over NVSwitch every GPU order is equal, so what matters is where each ring leaves the server: different channels use different NICs, so 8 channels can fill 8 NICs. Ring all-reduce sends 2(N−1)/N·K per GPU (FACTS §3); trees cut the latency steps to ~2·log₂N for small messages.
+- An HGX/DGX H100 server: 8 GPUs on NVSwitch (NVLink **450 GB/s per direction** per GPU, Hopper Tuning Guide §1.4.3), PCIe switches pairing GPUs with **400 Gb/s = 50 GB/s** NICs, PCIe Gen5 x16 at **≈63 GB/s** per direction. NVLink is ~7× PCIe and ~9× a NIC.
+- NCCL builds several **channels**, each a ring over all GPUs (and a double binary tree). Over NVSwitch every GPU order is equal, so what matters is where each ring leaves the server: different channels use different NICs, so 8 channels can fill 8 NICs. Ring all-reduce sends 2(N−1)/N·K per GPU (Thakur, Rabenseifner & Gropp 2005); trees cut the latency steps to ~2·log₂N for small messages.
 - **GPUDirect RDMA**: the NIC DMA-reads GPU memory through the PCIe switch they share; host memory is untouched. Without it the GPU first writes into a pinned host buffer and the NIC reads it back: an extra copy, 2 bytes of DRAM traffic per byte, and the switch's single uplink to the CPU now carries both GPUs' traffic both ways — here the per-GPU rate falls from the NIC's 50 GB/s to ~31.5 GB/s. NCCL_NET_GDR_LEVEL decides how far apart NIC and GPU may be for GPUDirect.
-- **GPU-Util** (NVML) is the "percent of time over the past sample period during which one or more kernels was executing" (FACTS §11), sampled every 1/6 s to 1 s. A rank waiting in an all-reduce has NCCL's kernel resident, spinning on a flag on one SM per channel, so it reads **~100 %** while SM activity is a few percent. Watch SM activity (DCGM) and MFU instead, and find the slow rank.)";
+- **GPU-Util** (NVML) is the "percent of time over the past sample period during which one or more kernels was executing" (NVML API reference, nvmlUtilization_t), sampled every 1/6 s to 1 s. A rank waiting in an all-reduce has NCCL's kernel resident, spinning on a flag on one SM per channel, so it reads **~100 %** while SM activity is a few percent. Watch SM activity (DCGM) and MFU instead, and find the slow rank.)";
 }
 
 std::vector<SourceRef> NcclTopologyScenario::sources() const {
@@ -484,7 +485,7 @@ std::vector<ParamSpec> NcclTopologyScenario::parameters() const {
         ParamSpec::integer("slowdown", "Slow rank's extra compute", "ms", 0, 2000, 250),
         ParamSpec::integer("compute", "Compute per iteration", "ms", 20, 1000, 120),
         ParamSpec::integer("sample", "NVML sample period", "ms", 167, 1000, 167, false,
-                           "between 1/6 s and 1 s, by product (FACTS §11)"),
+                           "between 1/6 s and 1 s, by product (NVML API reference)"),
     };
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 // Shapes for the activation terms (s, b, h, a, L). The 7.5B model is ZeRO's Figure 1 example;
 // the paper gives only Ψ, so its shape is illustrative (12·L·h² ≈ 6.4B). GPT-3 175B is
-// Megatron-LM's (FACTS §9.3), 70B and 13B the usual Llama-style shapes.
+// Megatron-LM's (Narayanan et al. SC'21), 70B and 13B the usual Llama-style shapes.
 struct ModelShape {
     const char* id;
     double params;
@@ -38,8 +38,8 @@ std::vector<std::string> shapeIds() {
 // The series of every memory bar, in the theme's palette order.
 const std::vector<std::string> kSeries = {"weights", "gradients", "optimizer state", "activations",
                                           "buffers"};
-const char* kZeroSource = "ZeRO §3.1, §5 (FACTS §6)";
-const char* kActSource = "Korthikanti et al. Table 2, Eq. 5 (FACTS §7)";
+const char* kZeroSource = "Rajbhandari et al., ZeRO (SC'20) §3.1, §5";
+const char* kActSource = "Korthikanti et al. 2022, Table 2, Eq. 5";
 
 std::string gb(double bytes) {
     return formatBytes(bytes);

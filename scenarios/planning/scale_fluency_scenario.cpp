@@ -40,7 +40,7 @@ Claims claimsOf(int gpus, double params, double tokens, double days, std::option
     return c;
 }
 
-// Llama 3's tokens for the 54-day snapshot are DERIVED (the paper's total is not in FACTS):
+// Llama 3's tokens for the 54-day snapshot are derived (the paper gives no snapshot total):
 // Table 4's 400 TFLOP/s per GPU on 16,384 GPUs for 54 days at 90 % effective time, ÷ 6N.
 const double kLlamaSnapshotTokens = 400e12 * 16384 * 54 * 86400 * 0.9 / (6 * 405e9);
 
@@ -50,14 +50,16 @@ const std::vector<Preset>& presets() {
          // 140 TFLOP/s per GPU counts the recompute pass (8TP/(nX)); MFU counts 6 of those 8.
          claimsOf(1024, 175e9, 300e9, 34, 140.0 * 6.0 / 8.0 / 312.0, std::nullopt, std::nullopt,
                   std::nullopt),
-         "Narayanan et al. SC'21 (FACTS §9.3)",
-         "140 TFLOP/s per GPU counts recompute (8TP/(nX)): 140 · 6/8 ÷ 312 (FACTS §9.3)",
-         "300B tokens, Narayanan et al. SC'21 (FACTS §9.3)"},
+         "Narayanan et al. SC'21, end-to-end training time",
+         "derived: 140 · 6/8 ÷ 312; Narayanan et al. SC'21's 140 TFLOP/s counts recompute "
+         "(8TP/(nX)), 312: A100 datasheet",
+         "300B tokens, Narayanan et al. SC'21"},
         {"llama3-405b", "h100-sxm",
          claimsOf(16384, 405e9, kLlamaSnapshotTokens, 54, 0.41, std::nullopt, std::nullopt, 419),
-         "Llama 3, 54-day snapshot (FACTS §4.1, §4.3)",
-         "Llama 3 Table 4: 41 % at 16,384 GPUs (FACTS §4.2)",
-         "DERIVED: Table 4's 400 TFLOP/s per GPU × 54 days × 90 % effective ÷ 6N"},
+         "Llama 3 §3.3.1, §3.3.4: 54-day snapshot on 16K H100s",
+         "Llama 3 Table 4: 41 % at 16,384 GPUs",
+         "derived: Llama 3 Table 4's 400 TFLOP/s per GPU × 54 days × 90 % effective, assumed "
+         "(§3.3.4: \"higher than 90%\") ÷ 6N"},
         {"impossible", "h100-sxm", claimsOf(64, 70e9, 2e12, 7, 0.6, 100e9, 2, 0),
          "an invented resume line", "claimed", "claimed"},
     };
@@ -157,14 +159,14 @@ Frames claimsSheet(const Checked& c) {
         {"peak per GPU", formatSi(c.gpu.peakFlops, "FLOP/s"),
          c.gpu.name + " dense BF16, hardware catalogue"},
         {"HBM per GPU", formatBytes(c.gpu.hbmBytes), "hardware catalogue"},
-        {"training FLOPs", "6·N·D", "Kaplan et al. §2.1 (FACTS §9.4)"},
+        {"training FLOPs", "6·N·D", "Kaplan et al. 2020 §2.1"},
         {"best published MFU", formatShare(kBestPublishedMfu),
-         "Korthikanti Table 5, 1T model (FACTS §7)"},
-        {"model states", "16 bytes × N", "ZeRO §3.1 (FACTS §6)"},
+         "Korthikanti et al. 2022, Table 5, 1T model"},
+        {"model states", "16 bytes × N", "Rajbhandari et al., ZeRO (SC'20) §3.1"},
         {"interruptions",
          formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3) + " per 1000 GPU-days",
-         "Llama 3: 419 in 54 days on 16,384 GPUs (FACTS §4.3)"},
-        {"storage", "2 TB/s sustained, 7 TB/s peak", "Llama 3's Tectonic (FACTS §4.1)"},
+         "Llama 3 §3.3.4: 419 in 54 days on 16,384 GPUs"},
+        {"storage", "2 TB/s sustained, 7 TB/s peak", "Llama 3 §3.3.1 (Tectonic storage)"},
     };
     return Frames{{f, w}};
 }
@@ -206,8 +208,8 @@ Frames computeCheck(const Checked& c, double t) {
     FactsFrame f;
     f.title = "Compute";
     f.rows = {
-        {"6·N·D", sci(v.trainingFlops) + " FLOP", "Kaplan et al. (FACTS §9.4)"},
-        {"implied MFU", formatShare(v.impliedMfu), "PaLM's MFU (FACTS §9.4)", true},
+        {"6·N·D", sci(v.trainingFlops) + " FLOP", "Kaplan et al. 2020 §2.1"},
+        {"implied MFU", formatShare(v.impliedMfu), "MFU as in PaLM (Chowdhery et al.) §4.1", true},
         {"days at 100 % of peak", formatSignificant(v.impliedMfu * c.claims.days, 3),
          "6ND ÷ (GPUs × peak)"},
     };
@@ -239,14 +241,14 @@ Frames memoryCheck(const Checked& c, double t) {
              {{visible ? s.weights : 0.0, 0, "weights " + formatBytes(s.weights)},
               {visible ? s.gradients : 0.0, 1, "gradients " + formatBytes(s.gradients)},
               {visible ? s.optimizer : 0.0, 2, "optimizer state " + formatBytes(s.optimizer)}},
-             "ZeRO §5 (FACTS §6)"});
+             "ZeRO (SC'20) §5"});
         b.axisMax = std::max(b.axisMax, s.total());
     }
     b.emphasis = 0;
     FactsFrame f;
     f.title = "Memory";
     f.rows = {{"model states per GPU", formatBytes(c.verdict.modelStateBytesPerGpu),
-               "16Ψ ÷ GPUs, ZeRO-3 (FACTS §6)", true},
+               "16Ψ ÷ GPUs, ZeRO-3 (ZeRO §5.3)", true},
               {"HBM", formatBytes(c.gpu.hbmBytes), c.gpu.name + ", hardware catalogue"}};
     addFindings(f, c, Topic::Memory, "memory");
     return Frames{{b, f}};
@@ -282,10 +284,10 @@ Frames checkpointCheck(const Checked& c, double t) {
     FactsFrame f;
     f.title = "Checkpoint";
     f.rows = {{"weights + Adam state", formatBytes(v.resumableStateBytes),
-               "14 bytes × N (ZeRO §3.1, FACTS §6)"}};
+               "14 bytes × N: fp16 weights 2 + Adam state 12 (ZeRO §3.1)"}};
     if (v.checkpointBandwidth > 0)
         f.rows.push_back({"write bandwidth", formatSi(v.checkpointBandwidth, "B/s"),
-                          "Llama 3's storage: 2 TB/s sustained, 7 TB/s peak (FACTS §4.1)", true});
+                          "Llama 3 §3.3.1 storage: 2 TB/s sustained, 7 TB/s peak", true});
     addFindings(f, c, Topic::Checkpoint, "checkpoint");
     return Frames{{b, f}};
 }
@@ -313,8 +315,8 @@ Frames failureCheck(const Checked& c, double t) {
     FactsFrame f;
     f.title = "Failures";
     f.rows = {
-        {"expected", formatSignificant(v.expectedFailures, 3), "rate × GPUs × days (FACTS §4.5)",
-         true},
+        {"expected", formatSignificant(v.expectedFailures, 3),
+         "derived: rate × GPUs × days; rate from Llama 3 §3.3.4", true},
         {"claimed",
          c.claims.failures ? formatSignificant(*c.claims.failures, 4) : std::string("not claimed"),
          c.presetSource}};

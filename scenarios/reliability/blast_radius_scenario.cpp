@@ -10,7 +10,7 @@ namespace wb {
 
 namespace {
 
-const char* kLlama3 = "Llama 3 §3.3.1 (FACTS §4.1)";
+const char* kLlama3 = "Llama 3 §3.3.1";
 
 // The job's fate after a blast radius, in the model's terms.
 std::string jobLine(const BlastRadius& b) {
@@ -139,9 +139,9 @@ std::string BlastRadiusScenario::answer() const {
     return R"(**A synchronous job is as fragile as its most fragile rank: any lost GPU stops it.**
 - Everything under a failed component goes with it: a node takes 8 GPUs, a rack or its **ToR** 16, a **PDU** 8 racks (128 GPUs), a cooling zone 64 racks. The model walks the dependency graph; nothing is typed in.
 - Redundancy removes single points of failure: each ToR uplinks to all 8 spines of its pod, so one spine down loses no GPU. The scheduler only blocks restarts; storage stops the job without losing a GPU.
-- Every TP, PP and DP group holding a lost rank breaks, and the job waits in its next collective. Llama 3 saw **466 interruptions in 54 days** on 16K H100s, **419 unexpected**, GPUs the largest cause (Llama 3 §3.3.4, FACTS §4.3).
+- Every TP, PP and DP group holding a lost rank breaks, and the job waits in its next collective. Llama 3 saw **466 interruptions in 54 days** on 16K H100s, **419 unexpected**, GPUs the largest cause (Llama 3 §3.3.4).
 - **Align the layout with the failure domains** (tp-pp-dp: a TP group in one node, a replica on consecutive racks) and a node failure damages **1 replica** instead of **8** (dp-pp-tp): with elastic DP or hot spares the job drops one replica, not eight.
-- The cluster is shaped after Llama 3's: 8-GPU Grand Teton nodes, 16 GPUs per Minipack2 ToR (§3.3.1); pods of 128 racks, 8 spines, PDUs and cooling zones are this model's assumptions.)";
+- The cluster is shaped after Llama 3's: 8-GPU Grand Teton nodes, 16 GPUs per Minipack2 ToR (Llama 3 §3.3.1); pods of 128 racks, 8 spines, PDUs and cooling zones are this model's assumptions.)";
 }
 
 std::vector<SourceRef> BlastRadiusScenario::sources() const {
@@ -232,9 +232,10 @@ Story BlastRadiusScenario::build(const Params& p) const {
              f.title = "In order";
              const ClusterMapFrame map = clusterMapFrame(*model, {failedId}, revealed, mapTitle);
              for (int i = 0; i < revealed; ++i)
-                 f.rows.push_back({map.consequences[static_cast<std::size_t>(i)].substr(3), "",
-                                   i == 2 ? b.explanation : "ClusterFailureModel::fail",
-                                   i == revealed - 1});
+                 f.rows.push_back(
+                     {map.consequences[static_cast<std::size_t>(i)].substr(3), "",
+                      i == 2 ? b.explanation : "modeled: what the failed component takes down",
+                      i == revealed - 1});
              if (f.rows.empty())
                  f.rows.push_back({"failed", map.caption, "the component chosen"});
              return Frames{{map, f}};

@@ -14,8 +14,8 @@ namespace wb {
 
 namespace {
 
-const char* kTable5 = "Llama 3, arXiv:2407.21783, Table 5 (FACTS §4.4)";
-const char* kFacts5 = "Young 1974; Daly 2006 (FACTS §5)";
+const char* kTable5 = "Llama 3, arXiv:2407.21783, Table 5";
+const char* kFacts5 = "Young, CACM 1974; Daly, FGCS 2006";
 
 // A duration in the unit a person would say it in.
 std::string duration(double s) {
@@ -179,7 +179,7 @@ Frames timelineFrames(const C1Model& m, double t) {
     f.rows = {
         {"job MTBF M", duration(m.mtbfS),
          formatSignificant(m.gpuMtbfH, 5) + " h per GPU ÷ " + std::to_string(m.gpus) +
-             " GPUs; Llama 3: 54 × 24 h / 419 = 3.09 h at 16,384 (FACTS §4.5)",
+             " GPUs; derived from Llama 3 §3.3.4: 54 × 24 h / 419 = 3.09 h at 16,384",
          true},
         {"useful work", duration(useful), "run segments later kept by a checkpoint"},
         {"checkpoint writing", duration(ckpt), "δ per interval τ"},
@@ -308,7 +308,8 @@ Frames wasteFrames(const C1Model& m, double t) {
         {"restart R/M", formatShare(j.restartS / M),
          "does not depend on τ: only faster restarts help"},
         {"Daly's waste", formatShare(w), kFacts5, true},
-        {"√(2δ/M) at Young", formatShare(std::sqrt(2 * j.checkpointS / M)), "FACTS §5"},
+        {"√(2δ/M) at Young", formatShare(std::sqrt(2 * j.checkpointS / M)),
+         "derived: δ/τ + τ/2M at Young's τ (Young, CACM 1974)"},
     };
     return Frames{{c, f}};
 }
@@ -401,9 +402,9 @@ std::string FailuresCheckpointScenario::question() const {
 
 std::string FailuresCheckpointScenario::answer() const {
     return R"(**Failures are a rate you plan for, not an accident.**
-- Llama 3 405B on 16,384 H100s: **466 interruptions in 54 days**, 419 unexpected, one every **3.09 h**; GPUs (Faulty GPU, HBM3, SRAM, ...) cause most of them (Table 5; FACTS §4.3–4.5). The table's "Faulty GPU" prints 30.1 % where 148/419 = 35.3 %: the printed shares sum to 94.9 % (FACTS §4.4).
+- Llama 3 405B on 16,384 H100s: **466 interruptions in 54 days**, 419 unexpected, one every **3.09 h**; GPUs (Faulty GPU, HBM3, SRAM, ...) cause most of them (Llama 3 §3.3.4 and Table 5). The table's "Faulty GPU" prints 30.1 % where 148/419 = 35.3 %: the printed shares sum to 94.9 % (derived from Table 5's counts).
 - Per GPU that is one failure in ~50,700 h (~6 years); a synchronous job fails when any one of its N GPUs does, so its MTBF is M = MTBF_GPU / N.
-- Each failure loses the work since the last checkpoint (τ/2 on average) and a restart R. Checkpointing every τ costs δ/τ. The sum is smallest near **Young's τ ≈ √(2δM)** (1974); **Daly** (2006) refines it. With M = 3.09 h and δ = 1 min, τ ≈ 19 min (FACTS §5).
+- Each failure loses the work since the last checkpoint (τ/2 on average) and a restart R. Checkpointing every τ costs δ/τ. The sum is smallest near **Young's τ ≈ √(2δM)** (1974); **Daly** (2006) refines it. With M = 3.09 h and δ = 1 min, τ ≈ 19 min (derived: √(2 · 1 min · 3.09 h)).
 - The simulated optimum sits beside both; the curve is flat near the top, so being 2× off costs little, while R/M is a floor no interval removes: make restarts fast.
 - A synchronous step runs at its slowest rank's pace. Flag stragglers by median + k·1.4826·MAD over per-rank medians: a mean and standard deviation are dragged by the very outliers they should catch.)";
 }
