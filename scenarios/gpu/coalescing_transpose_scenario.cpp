@@ -231,7 +231,7 @@ std::vector<ParamSpec> CoalescingTransposeScenario::parameters() const {
     };
 }
 
-Story CoalescingTransposeScenario::build(const Params& p) const {
+Story CoalescingTransposeScenario::build(const Params& p, const ScenarioInputs& in) const {
     auto k = std::make_shared<Kernels>();
     k->base.n = std::stoi(p.text("n"));
     k->base.elementBytes = std::stoi(p.text("elem-bytes"));
@@ -250,7 +250,7 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
     // The bill replays a recording measured at these parameters, else the model's timings in
     // its schema.
     const GpuSpec* gpu = HardwareCatalogue::builtin().find(p.text("gpu"));
-    RecordingChoice choice = chooseRecording(*this, kTransposeTimingKind, p);
+    RecordingChoice choice = chooseRecording(*this, kTransposeTimingKind, p, in);
     auto timing = std::make_shared<const Trace>(
         choice.trace ? std::move(*choice.trace) : modeledTransposeTiming(k->base, *gpu));
 
