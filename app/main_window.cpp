@@ -567,7 +567,7 @@ void MainWindow::importDone(const ImportBatch& batch) {
         showImportedData(batch);
     } catch (const std::exception& e) {
         // A story that rejects the data throws while it is built, before the open session
-        // is replaced: restoring the set is all it takes.
+        // is replaced: putting the earlier inputs back is all it takes.
         m_inputs = before;
         const QString msg = tr("Import failed: %1").arg(QString::fromUtf8(e.what()));
         statusBar()->showMessage(msg, 15000);
