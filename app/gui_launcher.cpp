@@ -6,6 +6,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "import/input_files.h"
 #include "main_window.h"
 #include "platform.h"
@@ -49,9 +50,10 @@ int exportImported(const std::vector<std::string>& paths, const Scenario* scenar
         if (!scenario)
             scenario = &defaultScenario();
     }
-    importedSet().addBatch(batch);
+    ScenarioInputs inputs;
+    inputs.imported.addBatch(batch);
     if (!step)
-        step = std::max(0, firstImportedStep(scenario->build(scenario->defaultParams())));
+        step = std::max(0, firstImportedStep(scenario->build(scenario->defaultParams(), inputs)));
     const std::string out =
         QDir::current()
             .absoluteFilePath(QString::fromStdString("warpboard-" + scenario->id() + "-step" +
@@ -59,9 +61,10 @@ int exportImported(const std::vector<std::string>& paths, const Scenario* scenar
             .toStdString();
     std::cerr << "warpboard: no display found; rendering " << scenario->id() << " step "
               << *step + 1 << " with the imported files to a PNG instead\n";
-    // The imported set stays filled: export draws from it (and checks --step).
-    const int exported = cli::runExport(
-        {scenario->id(), "--step", std::to_string(*step + 1), "--out", out}, argc, argv);
+    // Export draws from the imported files (and checks --step against the story with them).
+    const int exported =
+        cli::runExport({scenario->id(), "--step", std::to_string(*step + 1), "--out", out}, argc,
+                       argv, std::move(inputs.imported));
     const int imported = cli::reportImportErrors(outcome);
     return exported != 0 ? exported : imported;
 }

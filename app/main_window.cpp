@@ -5,12 +5,12 @@
 #include "engine/imported_set.h"
 #include "engine/recording_set.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "import/input_files.h"
 #include "import_job.h"
 #include "live/live_recorder.h"
 #include "param_panel.h"
 #include "playback_controller.h"
-#include "reliability/cluster_failure_model.h"
 #include "scenario_browser.h"
 #include "slide_widget.h"
 #include "stage/frame_stage.h"
@@ -164,17 +164,20 @@ MainWindow::MainWindow(QWidget* parent)
                                         QString::fromStdString(spec->selectsChoice));
                 rebuildStory(m_playback->step());
             });
-    // A click on a cluster map fails that component: it sets the scenario's `fail` and
-    // `index` parameters where it has them (blast-radius), as the panel would.
+    // A click on a cluster map: the scenario says which parameter values it stands for
+    // (blast-radius fails that component), and the panel shows them.
     connect(m_slide, &SlideWidget::typeScaleChanged, m_answer, &AnswerCard::setTypeScale);
     connect(m_slide->stage(), &FrameStage::componentClicked, this, [this](int kind, int index) {
-        if (!m_session || !m_session->params().spec("fail") || !m_session->params().spec("index") ||
-            kind < 0 || static_cast<std::size_t>(kind) >= componentKindNames().size())
+        if (!m_session)
             return;
-        const std::string kindName = componentKindNames()[static_cast<std::size_t>(kind)];
-        if (!m_session->setParam("fail", kindName).isEmpty() ||
-            !m_session->setParam("index", std::to_string(index)).isEmpty())
+        const auto next =
+            m_session->scenario().paramsForClick(m_session->params(), ClickTarget{kind, index});
+        if (!next)
             return;
+        if (const QString err = m_session->replaceParams(*next); !err.isEmpty()) {
+            statusBar()->showMessage(err, 5000);
+            return;
+        }
         m_params->setParams(m_session->params());
         rebuildStory(m_playback->step());
     });
@@ -348,7 +351,7 @@ void MainWindow::openScenario(const QString& id, int step) {
     const Scenario* scenario = findScenario(id.toStdString());
     if (!scenario)
         return;
-    m_session = std::make_unique<ScenarioSession>(*scenario, scenario->defaultParams());
+    m_session = std::make_unique<ScenarioSession>(*scenario, scenario->defaultParams(), m_inputs);
     m_browser->select(id);
     m_params->setParams(m_session->params());
     m_answer->setScenario(*scenario);
@@ -506,7 +509,9 @@ void MainWindow::runOnThisGpu() {
             return;
         }
         const Trace& measured = std::get<Trace>(result);
-        recordingSet().setLiveRecording(id, measured);
+        ScenarioInputs inputs = *m_inputs;
+        inputs.recordings.setLiveRecording(id, measured);
+        setInputs(std::move(inputs));
         QString msg = tr("Measured %1 on this GPU").arg(QString::fromStdString(id));
         if (m_session && m_session->scenario().id() == id) {
             // A measurement replays under the parameters it ran at (this GPU, its grid): set
@@ -516,8 +521,8 @@ void MainWindow::runOnThisGpu() {
             if (!params)
                 msg += tr(" — this GPU is not in the catalogue, so the model is still shown");
             const int step = m_playback->step();
-            m_session =
-                std::make_unique<ScenarioSession>(scenario, params.value_or(m_session->params()));
+            m_session = std::make_unique<ScenarioSession>(
+                scenario, params.value_or(m_session->params()), m_inputs);
             m_params->setParams(m_session->params());
             rebuildStory(step);
         }
@@ -568,14 +573,16 @@ void MainWindow::importDone(const ImportBatch& batch) {
         return;
     }
     // Check that the lessons accept the data before anything is replaced.
-    const ImportedSet before = importedSet();
-    importedSet().addBatch(batch.results);
+    const std::shared_ptr<const ScenarioInputs> before = m_inputs;
+    ScenarioInputs inputs = *m_inputs;
+    inputs.imported.addBatch(batch.results);
+    setInputs(std::move(inputs));
     try {
         showImportedData(batch);
     } catch (const std::exception& e) {
         // A story that rejects the data throws while it is built, before the open session
-        // is replaced: restoring the set is all it takes.
-        importedSet() = before;
+        // is replaced: putting the earlier inputs back is all it takes.
+        m_inputs = before;
         const QString msg = tr("Import failed: %1").arg(QString::fromUtf8(e.what()));
         statusBar()->showMessage(msg, 15000);
         Q_EMIT importFinished(false, msg);
@@ -585,7 +592,7 @@ void MainWindow::importDone(const ImportBatch& batch) {
     for (const auto& r : batch.results)
         opened << QString::fromStdString(r->path);
     rememberRecent(opened);
-    m_closeImported->setEnabled(!importedSet().empty());
+    m_closeImported->setEnabled(!m_inputs->imported.empty());
     QString msg = describeBatch(batch);
     if (!batch.warnings.isEmpty())
         msg += " — " + batch.warnings.join("; ");
@@ -633,15 +640,22 @@ void MainWindow::reopenSession() {
     if (!m_session)
         return;
     const int step = m_playback->step();
-    // The story reads the imported set when it is built.
-    m_session = std::make_unique<ScenarioSession>(m_session->scenario(), m_session->params());
+    // The story reads the window's inputs (imported files, live recordings) when it is built.
+    m_session =
+        std::make_unique<ScenarioSession>(m_session->scenario(), m_session->params(), m_inputs);
     rebuildStory(std::min(step, std::max(0, m_session->stepCount() - 1)));
 }
 
+void MainWindow::setInputs(ScenarioInputs inputs) {
+    m_inputs = std::make_shared<const ScenarioInputs>(std::move(inputs));
+}
+
 void MainWindow::closeImportedFiles() {
-    if (importedSet().empty())
+    if (m_inputs->imported.empty())
         return;
-    importedSet() = ImportedSet();
+    ScenarioInputs inputs = *m_inputs;
+    inputs.imported = ImportedSet();
+    setInputs(std::move(inputs));
     m_closeImported->setEnabled(false);
     reopenSession();
     statusBar()->showMessage(tr("Closed the imported files"), 5000);

@@ -46,6 +46,9 @@ public:
 
     // For tests and the exporter.
     const ScenarioSession* session() const { return m_session.get(); }
+    // What every story is built from besides its parameters: the files imported and the
+    // recordings measured in this window (and those shipped).
+    const ScenarioInputs& inputs() const { return *m_inputs; }
     PlaybackController* playback() const { return m_playback; }
     SlideWidget* slide() const { return m_slide; }
     PenOverlay* pen() const { return m_pen; }
@@ -102,7 +105,12 @@ private:
     void rememberRecent(const QStringList& paths);
     void fillRecentMenu();
     void reopenSession();
+    // Replaces the window's inputs; the open session keeps its own until reopened.
+    void setInputs(ScenarioInputs inputs);
 
+    // Immutable once made: a change makes a new one, so a session built from the old inputs
+    // keeps drawing exactly what it was built from.
+    std::shared_ptr<const ScenarioInputs> m_inputs = std::make_shared<const ScenarioInputs>();
     std::unique_ptr<ScenarioSession> m_session;
     PlaybackController* m_playback;
     SlideWidget* m_slide;

@@ -11,16 +11,18 @@ namespace {
 // Every model runs through this session on the GUI thread, where Qt's one-off initialisations
 // (platform plugin, first text layout) can leave the vector registers' upper halves set and
 // slow plain x86-64 code about fivefold. Clearing them first costs a cycle.
-Story buildStory(const Scenario& scenario, const Params& params) {
+Story buildStory(const Scenario& scenario, const Params& params, const ScenarioInputs& inputs) {
     clearVectorUpperState();
-    return scenario.build(params);
+    return scenario.build(params, inputs);
 }
 } // namespace
 
-ScenarioSession::ScenarioSession(const Scenario& scenario, Params params)
+ScenarioSession::ScenarioSession(const Scenario& scenario, Params params,
+                                 std::shared_ptr<const ScenarioInputs> inputs)
     : m_scenario(&scenario)
     , m_params(std::move(params))
-    , m_story(buildStory(scenario, m_params)) {}
+    , m_inputs(std::move(inputs))
+    , m_story(buildStory(scenario, m_params, this->inputs())) {}
 
 QString ScenarioSession::setParam(const std::string& name, const std::string& value) {
     return setParams({{name, value}});
@@ -31,10 +33,14 @@ QString ScenarioSession::setParams(const std::vector<std::pair<std::string, std:
     for (const auto& [name, value] : values)
         if (auto err = next.set(name, value))
             return QString::fromStdString(*err);
+    return replaceParams(std::move(next));
+}
+
+QString ScenarioSession::replaceParams(Params next) {
     // A model may reject a combination the specs allow (an expression that does not parse,
     // a block too large for the GPU): keep what was open and say why.
     try {
-        m_story = buildStory(*m_scenario, next);
+        m_story = buildStory(*m_scenario, next, inputs());
     } catch (const std::exception& e) { // invalid_argument, or an expression's ExprError
         return QString::fromUtf8(e.what());
     }

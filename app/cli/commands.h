@@ -1,6 +1,8 @@
 #pragma once
 // The command-line faces of the one binary. Each returns the process exit code; mistakes
 // throw CliError (exit 2). calc and list need no display and create no QApplication.
+#include "engine/imported_set.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,7 +11,9 @@ namespace wb::cli {
 
 int runCalc(const std::vector<std::string>& words); // warpboard calc MODEL ...
 int runList(const std::vector<std::string>& words); // warpboard --list [--json]
-int runExport(const std::vector<std::string>& words, int argc, char** argv);
+// `imported`: files already imported (the GUI launcher without a display); --import adds to them.
+int runExport(const std::vector<std::string>& words, int argc, char** argv,
+              ImportedSet imported = {});
 int runImport(const std::vector<std::string>& words); // warpboard import FILE... [--json]
 int runLint(const std::vector<std::string>& words, int argc, char** argv); // warpboard lint
 std::string usageText();                                                   // warpboard --help

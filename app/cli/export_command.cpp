@@ -5,6 +5,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "platform.h"
 #include "scenario_session.h"
 #include "step_exporter.h"
@@ -32,7 +33,7 @@ const Scenario& requireScenario(const std::string& id) {
     return *s;
 }
 
-int runExport(const std::vector<std::string>& words, int argc, char** argv) {
+int runExport(const std::vector<std::string>& words, int argc, char** argv, ImportedSet imported) {
     const Arguments args(words, {"present"});
     args.requireKnown({"step", "out", "size", "param", "theme", "t", "import", "present"},
                       "export");
@@ -56,8 +57,10 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
         std::vector<std::shared_ptr<const ImportResult>> batch;
         for (auto& r : outcome.results)
             batch.push_back(std::move(r));
-        importedSet().addBatch(batch);
+        imported.addBatch(batch);
     }
+    auto inputs = std::make_shared<ScenarioInputs>();
+    inputs->imported = std::move(imported);
 
     Params params = scenario.defaultParams();
     for (const auto& a : parseParamAssignments(args.values("param")))
@@ -65,7 +68,7 @@ int runExport(const std::vector<std::string>& words, int argc, char** argv) {
             throw CliError("export " + scenario.id() + ": " + *err);
     const ScenarioSession session = [&] {
         try {
-            return ScenarioSession(scenario, params);
+            return ScenarioSession(scenario, params, std::move(inputs));
         } catch (const std::exception& e) { // the model rejected the parameters
             throw CliError("export " + scenario.id() + ": " + e.what());
         }

@@ -433,7 +433,7 @@ std::vector<ParamSpec> RingAllReduceScenario::parameters() const {
     };
 }
 
-Story RingAllReduceScenario::build(const Params& p) const {
+Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) const {
     const Setup s{static_cast<int>(p.integer("ranks")), p.number("bytes"),
                   AlphaBeta{p.number("alpha-us") * 1e-6, p.number("bandwidth-gbs") * 1e9},
                   *parseAllReduceAlgorithm(p.text("algorithm"))};
@@ -510,7 +510,7 @@ Story RingAllReduceScenario::build(const Params& p) const {
          4.0, [=](double) {
              return Frames{{busbwChart(s), busbwFacts(s)}};
          }});
-    const ImportedSet& imported = importedSet();
+    const ImportedSet& imported = in.imported;
     {
         std::vector<std::string> paths;
         for (const auto& t : imported.ncclTests)

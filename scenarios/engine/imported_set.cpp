@@ -128,9 +128,4 @@ std::string importedNote(const std::vector<std::string>& paths) {
     return out;
 }
 
-ImportedSet& importedSet() {
-    static ImportedSet set;
-    return set;
-}
-
 } // namespace wb

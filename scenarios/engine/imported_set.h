@@ -1,10 +1,10 @@
 #pragma once
 // The user's own files, as the lesson scenarios see them. The app imports files (on a worker
-// thread), then hands the results here on the GUI thread and rebuilds the open story; a
-// scenario's build() reads what it can draw: Nsight Compute kernels (roofline, occupancy),
-// nccl-tests rows (ring all-reduce, measured vs model), NCCL rings and trees, and Kineto
-// traces (one per rank: the timeline and the slowdown triage). GUI thread only, like
-// recordingSet().
+// thread), adds the results to the ImportedSet in its ScenarioInputs on the GUI thread and
+// rebuilds the open story; a scenario's build() reads what it can draw from the inputs it is
+// given: Nsight Compute kernels (roofline, occupancy), nccl-tests rows (ring all-reduce,
+// measured vs model), NCCL rings and trees, and Kineto traces (one per rank: the timeline and
+// the slowdown triage).
 #include "engine/story.h"
 #include "import/chrome_trace_result.h"
 #include "import/nccl_log_importer.h"
@@ -62,8 +62,5 @@ int firstImportedStep(const Story& story);
 // What a story adds to its provenance when steps draw the user's files: "; Your … steps:
 // IMPORTED from a.csv, b.txt" (file names only), or "" for no paths.
 std::string importedNote(const std::vector<std::string>& paths);
-
-// The one set the app and the scenarios share.
-ImportedSet& importedSet();
 
 } // namespace wb

@@ -1,8 +1,8 @@
 #include "engine/recording_choice.h"
 
 #include "catalogue/hardware_catalogue.h"
-#include "engine/recording_set.h"
 #include "engine/scenario.h"
+#include "engine/scenario_inputs.h"
 
 namespace wb {
 namespace {
@@ -49,8 +49,8 @@ std::string inputWords(const Scenario& scenario, const RecordingInput& input) {
 } // namespace
 
 RecordingChoice chooseRecording(const Scenario& scenario, const std::string& kind,
-                                const Params& params) {
-    const Trace* recording = recordingSet().recordingFor(scenario.id());
+                                const Params& params, const ScenarioInputs& given) {
+    const Trace* recording = given.recordings.recordingFor(scenario.id());
     if (!recording || recording->kind != kind)
         return {};
     const auto inputs = scenario.recordingInputs(*recording);

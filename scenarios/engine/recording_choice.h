@@ -14,6 +14,7 @@
 namespace wb {
 
 class Scenario;
+struct ScenarioInputs;
 
 // One parameter value a recording was measured at, as the parameter's text ("h200-sxm", "2640").
 struct RecordingInput {
@@ -29,9 +30,9 @@ struct RecordingChoice {
     std::string note;
 };
 
-// The scenario's recording (live, else shipped) of `kind` if it fits `params`.
+// The scenario's recording in `given` (live, else shipped) of `kind` if it fits `params`.
 RecordingChoice chooseRecording(const Scenario& scenario, const std::string& kind,
-                                const Params& params);
+                                const Params& params, const ScenarioInputs& given);
 
 // `provenance` followed by the choice's note, when there is one.
 std::string withReplayNote(std::string provenance, const RecordingChoice& choice);

@@ -1,8 +1,10 @@
 #include "engine/recording_set.h"
 
 #include "engine/embedded_traces.h"
+#include "engine/scenario_inputs.h"
 #include "trace/trace_json.h"
 
+#include <mutex>
 #include <variant>
 
 namespace wb {
@@ -31,25 +33,32 @@ void RecordingSet::clearAllLiveRecordings() {
 const Trace* RecordingSet::recordingFor(const std::string& scenarioId) const {
     if (const auto live = m_live.find(scenarioId); live != m_live.end())
         return &live->second;
-    auto cached = m_embedded.find(scenarioId);
-    if (cached == m_embedded.end()) {
-        std::optional<Trace> parsed;
-        std::string file = scenarioId;
-        file.append(".json");
+    return shippedRecording(scenarioId);
+}
+
+const Trace* shippedRecording(const std::string& scenarioId) {
+    // Entries are only ever added, and std::map nodes do not move: a pointer handed out stays
+    // valid for the program's life.
+    static std::mutex mutex;
+    static std::map<std::string, std::optional<Trace>> parsed;
+    const std::lock_guard lock(mutex);
+    auto cached = parsed.find(scenarioId);
+    if (cached == parsed.end()) {
+        std::optional<Trace> trace;
         const auto& files = embeddedTraces();
-        if (const auto it = files.find(file); it != files.end()) {
+        if (const auto it = files.find(scenarioId + ".json"); it != files.end()) {
             auto result = traceFromJson(it->second);
-            if (auto* trace = std::get_if<Trace>(&result))
-                parsed = std::move(*trace);
+            if (auto* t = std::get_if<Trace>(&result))
+                trace = std::move(*t);
         }
-        cached = m_embedded.emplace(scenarioId, std::move(parsed)).first;
+        cached = parsed.emplace(scenarioId, std::move(trace)).first;
     }
     return cached->second ? &*cached->second : nullptr;
 }
 
-RecordingSet& recordingSet() {
-    static RecordingSet set;
-    return set;
+const ScenarioInputs& ScenarioInputs::shipped() {
+    static const ScenarioInputs inputs;
+    return inputs;
 }
 
 std::string replayProvenance(const Trace& trace, const std::string& modelDetail) {

@@ -642,7 +642,7 @@ std::vector<ParamSpec> RoceVsInfinibandScenario::parameters() const {
     };
 }
 
-Story RoceVsInfinibandScenario::build(const Params& p) const {
+Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) const {
     auto m = std::make_shared<B5Model>();
     m->senders = static_cast<int>(p.integer("senders"));
     m->gbps = p.number("gbps");

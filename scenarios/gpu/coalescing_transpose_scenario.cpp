@@ -551,7 +551,7 @@ std::vector<ParamSpec> CoalescingTransposeScenario::parameters() const {
     };
 }
 
-Story CoalescingTransposeScenario::build(const Params& p) const {
+Story CoalescingTransposeScenario::build(const Params& p, const ScenarioInputs& in) const {
     auto k = std::make_shared<Kernels>();
     k->base.n = std::stoi(p.text("n"));
     k->base.elementBytes = std::stoi(p.text("elem-bytes"));
@@ -571,7 +571,7 @@ Story CoalescingTransposeScenario::build(const Params& p) const {
     // its schema.
     const GpuSpec& gpu = *HardwareCatalogue::builtin().find(p.text("gpu"));
     const AchievableCopy copy = achievableCopy(gpu);
-    RecordingChoice choice = chooseRecording(*this, kTransposeTimingKind, p);
+    RecordingChoice choice = chooseRecording(*this, kTransposeTimingKind, p, in);
     auto timing = std::make_shared<const Trace>(
         choice.trace ? std::move(*choice.trace) : modeledTransposeTiming(k->base, gpu));
     const std::vector<TransposeTiming> timings = transposeTimings(*timing);

@@ -158,8 +158,9 @@ struct Replay {
 // A recording made on the selected GPU (live, else resources/traces/memory-hierarchy.json) →
 // the per-GPU file shipped for this GPU → the model itself. Only traces that carry the latency
 // series qualify.
-Replay replayFor(const Scenario& scenario, const Params& params, const MemoryLadder& ladder) {
-    RecordingChoice choice = chooseRecording(scenario, kPointerChaseKind, params);
+Replay replayFor(const Scenario& scenario, const Params& params, const ScenarioInputs& inputs,
+                 const MemoryLadder& ladder) {
+    RecordingChoice choice = chooseRecording(scenario, kPointerChaseKind, params, inputs);
     if (choice.trace && seriesNamed(*choice.trace, "load latency")) {
         const bool live = choice.trace->provenance.source == TraceSource::Live;
         Trace trace = std::move(*choice.trace);
@@ -419,7 +420,7 @@ std::vector<ParamSpec> MemoryHierarchyScenario::parameters() const {
     };
 }
 
-Story MemoryHierarchyScenario::build(const Params& p) const {
+Story MemoryHierarchyScenario::build(const Params& p, const ScenarioInputs& in) const {
     const GpuSpec* gpu = HardwareCatalogue::builtin().find(p.text("gpu"));
     auto ladder = std::make_shared<const MemoryLadder>(*gpu);
     const double sms = gpu->value("sm_count");
@@ -506,7 +507,7 @@ Story MemoryHierarchyScenario::build(const Params& p) const {
          }});
 
     // Replay a recording; the model itself stands in only if none exists.
-    auto replay = std::make_shared<const Replay>(replayFor(*this, p, *ladder));
+    auto replay = std::make_shared<const Replay>(replayFor(*this, p, in, *ladder));
     story.provenance =
         withReplayNote(replayProvenance(replay->trace, "pointer-chase staircase from the memory "
                                                        "ladder model") +

@@ -248,9 +248,10 @@ constexpr std::size_t kMaxImportedRows = 12;
 // Qt Charts needs seconds for thousands of markers.
 constexpr std::size_t kMaxImportedTips = 150;
 
-std::vector<ImportedOccupancy> importedOccupancy(const OccupancyCalculator& calc) {
+std::vector<ImportedOccupancy> importedOccupancy(const ImportedSet& imported,
+                                                 const OccupancyCalculator& calc) {
     std::vector<ImportedOccupancy> out;
-    for (const auto& result : importedSet().ncu) {
+    for (const auto& result : imported.ncu) {
         if (!result)
             continue;
         for (const auto& l : result->launches) {
@@ -443,7 +444,7 @@ std::vector<ParamSpec> OccupancyScenario::parameters() const {
     return specs;
 }
 
-Story OccupancyScenario::build(const Params& p) const {
+Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const {
     const GpuSpec& gpu = gpuParamOf(p);
     const OccupancyCalculator calc(gpu);
     const KernelResources kernel = kernelResourcesOf(p);
@@ -476,7 +477,7 @@ Story OccupancyScenario::build(const Params& p) const {
 
     // The bandwidth step replays a recording made on this GPU, else the modeled grid in the
     // same schema (only built when needed: it runs twenty simulations).
-    RecordingChoice choice = chooseRecording(*this, kIlpOccupancyKind, p);
+    RecordingChoice choice = chooseRecording(*this, kIlpOccupancyKind, p, in);
     const Trace bandwidth =
         choice.trace ? std::move(*choice.trace) : modeledIlpOccupancy(gpu, latency);
     const ChartFrame measured = bandwidthChart(bandwidth, ilp);
@@ -661,13 +662,13 @@ Story OccupancyScenario::build(const Params& p) const {
                                   "the latency, from warps or from ILP.",
                                   {formatBytes(mem.bytesInFlightPerSm)}));
     // The user's own kernels follow the lesson, after its whiteboard answer.
-    if (!importedSet().ncu.empty()) {
+    if (!in.imported.ncu.empty()) {
         std::vector<std::string> paths;
-        for (const auto& n : importedSet().ncu)
+        for (const auto& n : in.imported.ncu)
             paths.push_back(n->path);
         story.provenance += importedNote(paths);
-        auto imported =
-            std::make_shared<const std::vector<ImportedOccupancy>>(importedOccupancy(calc));
+        auto imported = std::make_shared<const std::vector<ImportedOccupancy>>(
+            importedOccupancy(in.imported, calc));
         const GpuSpec gpuCopy = gpu;
         story.steps.push_back(
             {"Your kernels' occupancy",

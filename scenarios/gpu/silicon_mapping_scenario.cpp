@@ -124,7 +124,7 @@ std::vector<ParamSpec> SiliconMappingScenario::parameters() const {
     return specs;
 }
 
-Story SiliconMappingScenario::build(const Params& p) const {
+Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) const {
     const GpuSpec& gpu = gpuParamOf(p);
     const OccupancyCalculator calc(gpu);
     const OccupancyResult occ = calc.compute(kernelResourcesOf(p));
@@ -136,7 +136,7 @@ Story SiliconMappingScenario::build(const Params& p) const {
     // Placement replays a recording measured at these parameters, else the wave model's, in
     // one schema. A recording also fixes the blocks per SM, which the compiler's registers
     // decided there: it replays only where these parameters fit as many.
-    RecordingChoice choice = chooseRecording(*this, kBlockPlacementKind, p);
+    RecordingChoice choice = chooseRecording(*this, kBlockPlacementKind, p, in);
     if (choice.trace) {
         const auto perSm = choice.trace->metadata.find("blocks_per_sm");
         const std::string fits = std::to_string(occ.blocksPerSm);

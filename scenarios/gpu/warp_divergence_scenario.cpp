@@ -376,7 +376,7 @@ std::vector<ParamSpec> WarpDivergenceScenario::parameters() const {
     };
 }
 
-Story WarpDivergenceScenario::build(const Params& p) const {
+Story WarpDivergenceScenario::build(const Params& p, const ScenarioInputs& in) const {
     SimtConfig config;
     config.kind = *parseBranchKind(p.text("branch"));
     config.p = p.number("p");
@@ -407,7 +407,7 @@ Story WarpDivergenceScenario::build(const Params& p) const {
     // same schema, for this block, p and the interpreter's seed.
     // The masks follow from the code and its data, not from the GPU model: a recording
     // replays wherever its data branch probability p is the one set.
-    RecordingChoice recorded = chooseRecording(*this, kBranchMasksKind, p);
+    RecordingChoice recorded = chooseRecording(*this, kBranchMasksKind, p, in);
     const Trace masks = recorded.trace ? std::move(*recorded.trace)
                                        : modeledBranchMasks(config.blockIdx, config.p, config.seed);
     const FactsFrame checked = maskFacts(masks, config, branch);

@@ -515,7 +515,7 @@ std::vector<ParamSpec> MoeRoutingScenario::parameters() const {
     };
 }
 
-Story MoeRoutingScenario::build(const Params& p) const {
+Story MoeRoutingScenario::build(const Params& p, const ScenarioInputs&) const {
     auto r = std::make_shared<MoeRuns>();
     MoeRoutingConfig& c = r->config;
     c.tokens = static_cast<int>(p.integer("tokens"));

@@ -489,7 +489,7 @@ std::vector<ParamSpec> NcclTopologyScenario::parameters() const {
     };
 }
 
-Story NcclTopologyScenario::build(const Params& p) const {
+Story NcclTopologyScenario::build(const Params& p, const ScenarioInputs& in) const {
     const std::shared_ptr<const B4Model> m = buildModel(p);
     Story story;
     story.provenance = "modeled on CPU: " + std::to_string(m->hosts) + " DGX-style server(s) of " +
@@ -552,7 +552,7 @@ Story NcclTopologyScenario::build(const Params& p) const {
              return Frames{{sweepChart(*m), utilFacts(*m)}};
          }});
 
-    const ImportedSet& imported = importedSet();
+    const ImportedSet& imported = in.imported;
     std::vector<std::string> paths;
     // The user's logs go right after the modeled rings and trees, in the order opened.
     std::ptrdiff_t at = 3;

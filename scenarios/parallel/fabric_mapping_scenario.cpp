@@ -179,7 +179,7 @@ std::vector<ParamSpec> FabricMappingScenario::parameters() const {
     };
 }
 
-Story FabricMappingScenario::build(const Params& p) const {
+Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const {
     const std::string shapeId = p.text("model");
     const ModelShape shape = *std::find_if(std::begin(kShapes), std::end(kShapes),
                                            [&](const ModelShape& s) { return shapeId == s.id; });

@@ -156,7 +156,7 @@ std::vector<ParamSpec> ParallelismStrategiesScenario::parameters() const {
     };
 }
 
-Story ParallelismStrategiesScenario::build(const Params& p) const {
+Story ParallelismStrategiesScenario::build(const Params& p, const ScenarioInputs&) const {
     const GpuSpec& gpu = *HardwareCatalogue::builtin().find(p.text("gpu"));
     StrategySetup s;
     s.model.layers = static_cast<int>(p.integer("layers"));

@@ -321,7 +321,7 @@ std::vector<ParamSpec> MemoryBudgetScenario::parameters() const {
     };
 }
 
-Story MemoryBudgetScenario::build(const Params& p) const {
+Story MemoryBudgetScenario::build(const Params& p, const ScenarioInputs&) const {
     const std::string shapeId = p.text("model");
     const ModelShape shape = *std::find_if(std::begin(kShapes), std::end(kShapes),
                                            [&](const ModelShape& s) { return shapeId == s.id; });

@@ -17,7 +17,8 @@ public:
     std::string answer() const override;
     std::vector<SourceRef> sources() const override;
     std::vector<ParamSpec> parameters() const override;
-    Story build(const Params& params) const override;
+    using Scenario::build;
+    Story build(const Params& params, const ScenarioInputs& inputs) const override;
 };
 
 } // namespace wb

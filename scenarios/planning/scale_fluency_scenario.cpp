@@ -444,7 +444,7 @@ std::vector<ParamSpec> ScaleFluencyScenario::parameters() const {
     };
 }
 
-Story ScaleFluencyScenario::build(const Params& p) const {
+Story ScaleFluencyScenario::build(const Params& p, const ScenarioInputs&) const {
     const std::string presetId = p.text("claims");
     const Preset& preset = *std::find_if(presets().begin(), presets().end(),
                                          [&](const Preset& x) { return presetId == x.id; });

@@ -640,7 +640,7 @@ std::vector<ParamSpec> SchedulerScenario::parameters() const {
     };
 }
 
-Story SchedulerScenario::build(const Params& p) const {
+Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
     auto sim = std::make_shared<Simulation>();
     ClusterTopology& c = sim->config.cluster;
     c.nodes = static_cast<int>(p.integer("nodes"));

@@ -168,7 +168,20 @@ std::vector<ParamSpec> BlastRadiusScenario::parameters() const {
     };
 }
 
-Story BlastRadiusScenario::build(const Params& p) const {
+std::optional<Params> BlastRadiusScenario::paramsForClick(const Params& current,
+                                                          const ClickTarget& click) const {
+    // The map numbers components as MapKind, the same order as ComponentKind's names.
+    const auto& kinds = componentKindNames();
+    if (click.kind < 0 || static_cast<std::size_t>(click.kind) >= kinds.size())
+        return std::nullopt;
+    Params next = current;
+    if (next.set("fail", kinds[static_cast<std::size_t>(click.kind)]) ||
+        next.set("index", std::to_string(click.index)))
+        return std::nullopt;
+    return next;
+}
+
+Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
     ParallelLayout chosen = parseLayoutSizes(p.text("layout"));
     const bool aligned = p.text("order") == "aligned";
     ParallelLayout alignedL = chosen, misalignedL = chosen;

@@ -25,7 +25,13 @@ public:
     std::string answer() const override;
     std::vector<SourceRef> sources() const override;
     std::vector<ParamSpec> parameters() const override;
-    Story build(const Params& params) const override;
+    using Scenario::build;
+    Story build(const Params& params, const ScenarioInputs& inputs) const override;
+    // A click on the cluster map fails that component: `fail` becomes its kind and `index`
+    // its index, as the panel would set them; nullopt for a kind or index the parameters
+    // do not allow.
+    std::optional<Params> paramsForClick(const Params& current,
+                                         const ClickTarget& click) const override;
 };
 
 } // namespace wb

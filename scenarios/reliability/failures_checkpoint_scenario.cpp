@@ -442,7 +442,7 @@ std::vector<ParamSpec> FailuresCheckpointScenario::parameters() const {
     };
 }
 
-Story FailuresCheckpointScenario::build(const Params& p) const {
+Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) const {
     auto m = std::make_shared<C1Model>();
     m->gpus = static_cast<int>(p.integer("gpus"));
     m->gpuMtbfH = p.number("gpu-mtbf-h");

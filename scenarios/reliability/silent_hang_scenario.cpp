@@ -184,7 +184,7 @@ std::vector<ParamSpec> SilentHangScenario::parameters() const {
     };
 }
 
-Story SilentHangScenario::build(const Params& p) const {
+Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
     HangConfig c;
     c.fault = parseHangFault(p.text("fault"));
     c.ranks = static_cast<int>(p.integer("ranks"));

@@ -517,9 +517,9 @@ struct ImportedKernels {
     std::size_t kernelsNotDrawn = 0; // kernels past kMaxDots (the least total time)
 };
 
-ImportedKernels importedKernels() {
+ImportedKernels importedKernels(const ImportedSet& imported) {
     ImportedKernels k;
-    for (const auto& result : importedSet().ncu) {
+    for (const auto& result : imported.ncu) {
         if (!result)
             continue;
         NcuRooflineSet set = ncuRooflinePoints(*result);
@@ -793,7 +793,7 @@ std::vector<ParamSpec> RooflineScenario::parameters() const {
     };
 }
 
-Story RooflineScenario::build(const Params& p) const {
+Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
     const auto& cat = HardwareCatalogue::builtin();
     const GpuSpec* gpu = cat.find(p.text("gpu"));
     const Precision requested = *parsePrecision(p.text("precision"));
@@ -812,7 +812,7 @@ Story RooflineScenario::build(const Params& p) const {
     const double ridge = ridgeFlopPerByte(s.peak, s.bandwidth);
 
     // Probe ceilings replay a recording made on this GPU, else the catalogue peaks as a trace.
-    RecordingChoice choice = chooseRecording(*this, kRooflineProbesKind, p);
+    RecordingChoice choice = chooseRecording(*this, kRooflineProbesKind, p, in);
     auto probes = std::make_shared<const Trace>(choice.trace ? std::move(*choice.trace)
                                                              : modeledRooflineProbes(*gpu));
 
@@ -941,7 +941,7 @@ Story RooflineScenario::build(const Params& p) const {
     // probes so the step has a measurement to compare with, each against its own datasheet.
     std::optional<OtherRecording> other;
     if (probes->provenance.source == TraceSource::Modeled)
-        if (const Trace* r = recordingSet().recordingFor(id()); r && r->kind == kRooflineProbesKind)
+        if (const Trace* r = in.recordings.recordingFor(id()); r && r->kind == kRooflineProbesKind)
             if (const auto input = gpuRecordingInput(*r))
                 if (const GpuSpec* g = cat.find(input->value); g && g != gpu)
                     other = OtherRecording{g, std::make_shared<const Trace>(*r)};
@@ -995,12 +995,12 @@ Story RooflineScenario::build(const Params& p) const {
         story, fill("Ridge %1 FLOP/B; decode at batch 1 sits at %2 FLOP/B.",
                     {formatSignificant(ridge, 4), formatSignificant(one.estimate.intensity, 3)}));
     // The user's own kernels follow the lesson, after its whiteboard answer.
-    if (!importedSet().ncu.empty()) {
+    if (!in.imported.ncu.empty()) {
         std::vector<std::string> paths;
-        for (const auto& n : importedSet().ncu)
+        for (const auto& n : in.imported.ncu)
             paths.push_back(n->path);
         story.provenance += importedNote(paths);
-        auto kernels = std::make_shared<const ImportedKernels>(importedKernels());
+        auto kernels = std::make_shared<const ImportedKernels>(importedKernels(in.imported));
         std::string narration =
             std::to_string(kernels->launches) +
             " of your launches have FLOPs, DRAM bytes "

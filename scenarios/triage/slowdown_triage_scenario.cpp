@@ -205,7 +205,7 @@ std::vector<ParamSpec> SlowdownTriageScenario::parameters() const {
     };
 }
 
-Story SlowdownTriageScenario::build(const Params& p) const {
+Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) const {
     TraceGeneratorConfig base;
     base.ranks = static_cast<int>(p.integer("ranks"));
     base.seed = static_cast<std::uint64_t>(p.integer("seed"));
@@ -220,7 +220,7 @@ Story SlowdownTriageScenario::build(const Params& p) const {
     Story story;
     story.provenance = modeled;
 
-    const ImportedSet& imported = importedSet();
+    const ImportedSet& imported = in.imported;
     if (!imported.traces.empty()) {
         TraceList traces;
         std::vector<long> ranks;

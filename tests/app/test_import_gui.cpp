@@ -65,10 +65,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("WarpboardImportGuiTest");
     }
-    void init() {
-        QSettings().clear();
-        importedSet() = ImportedSet();
-    }
+    void init() { QSettings().clear(); }
 
     void nsightComputeFileOpensOnTheRoofline() {
         MainWindow w;
@@ -79,7 +76,7 @@ private slots:
         QVERIFY2(ok, qPrintable(msg));
         QVERIFY2(msg.contains("Imported 1 file") && msg.contains("Nsight Compute CSV"),
                  qPrintable(msg));
-        QCOMPARE(importedSet().ncu.size(), std::size_t(1));
+        QCOMPARE(w.inputs().imported.ncu.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
         QVERIFY(w.recentFiles().contains(
             QFileInfo(fixture("ncu_rtx5070_saxpy.csv")).absoluteFilePath()));
@@ -94,7 +91,7 @@ private slots:
         const std::string id = w.session()->scenario().id();
         const int step = w.playback()->step();
         const Frames frames = w.session()->frames(step, 1.0);
-        const auto setBefore = importedSet().paths();
+        const auto setBefore = w.inputs().imported.paths();
 
         QTemporaryDir dir;
         const QString bad = writeCutTrace(dir.filePath("rank0.json"));
@@ -103,7 +100,7 @@ private slots:
         QVERIFY(!ok);
         QVERIFY2(msg.contains("rank0.json") && msg.contains("byte"), qPrintable(msg));
         // Nothing read, so nothing changed.
-        QVERIFY(importedSet().paths() == setBefore);
+        QVERIFY(w.inputs().imported.paths() == setBefore);
         QVERIFY(w.session()->scenario().id() == id);
         QCOMPARE(w.playback()->step(), step);
         QVERIFY(w.session()->frames(step, 1.0) == frames);
@@ -133,8 +130,8 @@ private slots:
         const auto [ok, msg] = waitForImport(spy);
         QVERIFY2(ok, qPrintable(msg));
         // The good file is open, and what was open before is still there.
-        QCOMPARE(importedSet().ncu.size(), std::size_t(1));
-        QCOMPARE(importedSet().ncclTests.size(), std::size_t(1));
+        QCOMPARE(w.inputs().imported.ncu.size(), std::size_t(1));
+        QCOMPARE(w.inputs().imported.ncclTests.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
         QVERIFY(w.recentFiles().contains(
             QFileInfo(fixture("ncu_rtx5070_saxpy.csv")).absoluteFilePath()));
@@ -163,8 +160,8 @@ private slots:
         QVERIFY2(ok, qPrintable(msg));
         QVERIFY2(msg.contains("2 Nsight Compute CSVs") && !msg.contains("not opened"),
                  qPrintable(msg));
-        QCOMPARE(importedSet().ncu.size(), std::size_t(2));
-        QVERIFY(importedSet().ncu[0]->path < importedSet().ncu[1]->path); // by name
+        QCOMPARE(w.inputs().imported.ncu.size(), std::size_t(2));
+        QVERIFY(w.inputs().imported.ncu[0]->path < w.inputs().imported.ncu[1]->path); // by name
         // File → Open folder… picks one for the same rule.
         QVERIFY(w.findChild<QAction*>("openFolder"));
 
@@ -173,7 +170,7 @@ private slots:
         const auto [noneOk, noneMsg] = waitForImport(spy);
         QVERIFY(!noneOk);
         QCOMPARE(noneMsg, "no profiler files in '" + none.path() + "'");
-        QCOMPARE(importedSet().ncu.size(), std::size_t(2));
+        QCOMPARE(w.inputs().imported.ncu.size(), std::size_t(2));
     }
 
     void unknownFormatSaysSo() {
@@ -191,7 +188,7 @@ private slots:
         QVERIFY(!ok);
         QVERIFY2(msg.contains("junk.bin"), qPrintable(msg));
         QCOMPARE(w.playback()->step(), 2);
-        QVERIFY(importedSet().empty());
+        QVERIFY(w.inputs().imported.empty());
     }
 
     void droppingAFolderImportsItsFiles() {
@@ -203,7 +200,7 @@ private slots:
         QVERIFY(drop(w, {QUrl::fromLocalFile(dir.path())}));
         const auto [ok, msg] = waitForImport(spy);
         QVERIFY2(ok, qPrintable(msg));
-        QCOMPARE(importedSet().ncu.size(), std::size_t(1));
+        QCOMPARE(w.inputs().imported.ncu.size(), std::size_t(1));
     }
 
     void dropImportsTheFiles() {
@@ -215,11 +212,11 @@ private slots:
         const auto [ok, msg] = waitForImport(spy);
         QVERIFY2(ok, qPrintable(msg));
         QVERIFY2(msg.contains("2 Nsight Compute CSVs"), qPrintable(msg));
-        QCOMPARE(importedSet().ncu.size(), std::size_t(2));
+        QCOMPARE(w.inputs().imported.ncu.size(), std::size_t(2));
         // The roofline was open and draws Nsight Compute kernels: it stays.
         QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
         w.closeImportedFiles();
-        QVERIFY(importedSet().empty());
+        QVERIFY(w.inputs().imported.empty());
     }
 
     void cancelLeavesNothingImported() {
@@ -252,7 +249,7 @@ private slots:
         const auto [ok, msg] = waitForImport(spy);
         QVERIFY(!ok);
         QVERIFY2(msg.contains("cancelled"), qPrintable(msg));
-        QVERIFY(importedSet().empty());
+        QVERIFY(w.inputs().imported.empty());
         QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
     }
 

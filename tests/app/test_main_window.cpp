@@ -3,11 +3,13 @@
 #include "answer_card.h"
 #include "device/device_query.h"
 #include "engine/registry.h"
+#include "frames/cluster_map_frame.h"
 #include "main_window.h"
 #include "param_panel.h"
 #include "playback_controller.h"
 #include "scenario_browser.h"
 #include "slide_widget.h"
+#include "stage/frame_stage.h"
 #include "stage/pen_overlay.h"
 
 #include <QComboBox>
@@ -89,6 +91,25 @@ private slots:
         const Frames after = w.session()->frames(1, 0.5);
         const auto& ring = std::get<RingFrame>(after.items.front());
         QCOMPARE(ring.ranks, 8);
+    }
+    void aClickOnTheClusterMapFailsThatComponent() {
+        // MainWindow asks the scenario what a click means (Scenario::paramsForClick); for
+        // blast-radius a rack clicked on the map becomes fail=rack, index=5 in the panel too.
+        MainWindow w;
+        w.openInitial(findScenario("blast-radius"), 1, false);
+        const int step = w.playback()->step();
+        emit w.slide()->stage()->componentClicked(static_cast<int>(MapKind::Rack), 5);
+        QCOMPARE(w.session()->params().text("fail"), std::string("rack"));
+        QCOMPARE(w.session()->params().integer("index"), 5LL);
+        QCOMPARE(w.playback()->step(), step); // the step is kept
+        auto* fail = w.paramPanel()->findChild<QComboBox*>("fail");
+        QVERIFY(fail);
+        QCOMPARE(fail->currentText(), QString("rack"));
+        // A scenario without a map ignores clicks: nothing changes.
+        w.openScenario("ring-allreduce", 0);
+        const Params before = w.session()->params();
+        emit w.slide()->stage()->componentClicked(static_cast<int>(MapKind::Rack), 5);
+        QVERIFY(w.session()->params() == before);
     }
     void answersStartHiddenAfterARestart() {
         {

@@ -83,7 +83,8 @@ inline std::vector<SweepCase> sweepCases(const Scenario& s, int randomCount = 6,
 // big for the register file): rejecting is allowed, crashing or a silent failure is not.
 inline std::optional<Story> sweepBuild(const Scenario& s, const Params& p) {
     try {
-        return s.build(p);
+        // Parameters and the shipped inputs say everything: no test sets anything up first.
+        return s.build(p, ScenarioInputs::shipped());
     } catch (const std::exception& e) {
         if (std::string(e.what()).empty())
             qFatal("%s rejected parameters without a message", s.id().c_str());

@@ -1,8 +1,11 @@
 #pragma once
-// Helpers the scenario tests share: build a scenario with parameters, pick frames of a kind,
-// find a step, make a "recorded" trace, round-trip it through JSON, compare whole stories.
+// Helpers the scenario tests share: build a scenario with parameters (and, where a test needs
+// them, explicit inputs: imported files, live recordings), pick frames of a kind, find a step,
+// make a "recorded" trace, round-trip it through JSON, compare whole stories. No test sets a
+// global: what a story draws besides its parameters is the ScenarioInputs it is given.
 #include "calc/calc_models.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "trace/trace_json.h"
 
 #include <QtTest>
@@ -27,14 +30,25 @@ runCalc(const char* model, std::initializer_list<std::pair<const char*, const ch
     return m->run(p);
 }
 
-inline Story build(const char* id,
-                   std::initializer_list<std::pair<const char*, const char*>> set = {}) {
-    const Scenario& s = *findScenario(id);
-    Params p = s.defaultParams();
+inline Params paramsOf(const char* id,
+                       std::initializer_list<std::pair<const char*, const char*>> set = {}) {
+    Params p = findScenario(id)->defaultParams();
     for (const auto& [k, v] : set)
         if (auto e = p.set(k, v))
             qFatal("%s", e->c_str());
-    return s.build(p);
+    return p;
+}
+
+// The story from `inputs` (imported files, live recordings) and the parameters.
+inline Story build(const ScenarioInputs& inputs, const char* id,
+                   std::initializer_list<std::pair<const char*, const char*>> set = {}) {
+    return findScenario(id)->build(paramsOf(id, set), inputs);
+}
+
+// The story from what ships: no imports, no live recordings.
+inline Story build(const char* id,
+                   std::initializer_list<std::pair<const char*, const char*>> set = {}) {
+    return build(ScenarioInputs::shipped(), id, set);
 }
 
 template <typename F> std::vector<F> all(const Frames& frames) {

@@ -180,6 +180,29 @@ private slots:
         QCOMPARE(countState(f, MapGpuState::Lost), 8);
         QVERIFY(f.gpus[16383 - 8] != MapGpuState::Lost);
     }
+
+    // The scenario owns its click mapping: a component clicked on the map is the failure
+    // parameters, and the story they build fails that very component.
+    void aClickOnTheMapSetsTheFailure() {
+        const Scenario& sc = *findScenario("blast-radius");
+        const Params start = sc.defaultParams();
+        const auto next = sc.paramsForClick(start, ClickTarget{static_cast<int>(MapKind::Tor), 3});
+        QVERIFY(next);
+        QCOMPARE(next->text("fail"), std::string("tor"));
+        QCOMPARE(next->integer("index"), 3LL);
+        QCOMPARE(next->text("layout"), start.text("layout")); // the rest is kept
+        const auto map = first<ClusterMapFrame>(sc.build(*next).steps[1].frames(1.0));
+        QCOMPARE(map->failedKind, static_cast<int>(MapKind::Tor));
+        QCOMPARE(map->failedIndex, 3);
+        // A kind the map does not have, or an index out of range, changes nothing.
+        QVERIFY(!sc.paramsForClick(start, ClickTarget{kMapKinds, 0}));
+        QVERIFY(!sc.paramsForClick(start, ClickTarget{-1, 0}));
+        QVERIFY(!sc.paramsForClick(start, ClickTarget{0, 16384}));
+        // Scenarios without a clickable picture map no click.
+        QVERIFY(!findScenario("ring-allreduce")
+                     ->paramsForClick(findScenario("ring-allreduce")->defaultParams(),
+                                      ClickTarget{0, 0}));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestBlastRadiusScenario)

@@ -5,6 +5,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "frames/frame.h"
 #include "import/import_registry.h"
 #include "imported/nccl_tests_fit.h"
@@ -29,7 +30,8 @@ std::shared_ptr<const ImportResult> import(const std::string& path) {
     return std::shared_ptr<const ImportResult>(std::move(std::get<0>(r)));
 }
 
-Story build(const std::string& id,
+// The story from the imported files in `inputs` (nothing global: each test has its own).
+Story build(const ScenarioInputs& inputs, const std::string& id,
             const std::vector<std::pair<std::string, std::string>>& set = {}) {
     const Scenario* s = findScenario(id);
     if (s == nullptr)
@@ -38,7 +40,7 @@ Story build(const std::string& id,
     for (const auto& [k, v] : set)
         if (auto err = p.set(k, v))
             qFatal("%s", err->c_str());
-    return s->build(p);
+    return s->build(p, inputs);
 }
 
 const Step* stepTitled(const Story& story, const std::string& title) {
@@ -182,37 +184,37 @@ void compareSteps(const Story& a, const Story& b, std::size_t count) {
 class TestImportedLessons : public QObject {
     Q_OBJECT
 private slots:
-    void cleanup() { importedSet() = ImportedSet(); }
-
     void emptySetLeavesStoriesUnchanged() {
+        ScenarioInputs inputs;
         for (const std::string id : {"roofline", "occupancy", "ring-allreduce"}) {
-            const Story before = build(id);
+            const Story before = build(inputs, id);
             QCOMPARE(firstImportedStep(before), -1);
             // With files imported the lesson's own steps stay as they were, "Your" steps follow.
             QTemporaryDir dir;
-            importedSet().addBatch(
+            inputs.imported.addBatch(
                 {import(writeHandCsv(dir)), import(kData + "aws_2x_p5_h100_efa_allreduce_srun.txt"),
                  import(kData + "nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log.gz")});
-            const Story with = build(id);
+            const Story with = build(inputs, id);
             QVERIFY(with.steps.size() > before.steps.size());
             QCOMPARE(firstImportedStep(with), static_cast<int>(before.steps.size()));
             compareSteps(before, with, before.steps.size());
             // Emptied again: the very same story as before any import.
-            importedSet() = ImportedSet();
-            const Story after = build(id);
+            inputs.imported = ImportedSet();
+            const Story after = build(inputs, id);
             QCOMPARE(after.steps.size(), before.steps.size());
             compareSteps(before, after, before.steps.size());
         }
     }
 
     void kernelsAreDotsOnTheRoofline() {
+        ScenarioInputs inputs;
         QTemporaryDir dir;
-        importedSet().addBatch({import(writeHandCsv(dir))});
-        const Story story = build("roofline", {{"gpu", "h100-sxm"}});
+        inputs.imported.addBatch({import(writeHandCsv(dir))});
+        const Story story = build(inputs, "roofline", {{"gpu", "h100-sxm"}});
         const Step* step = stepTitled(story, "Your Nsight Compute kernels");
         QVERIFY(step != nullptr);
         const Frames frames = step->frames(0.0);
-        importedSet() = ImportedSet(); // the story keeps its own copy
+        inputs.imported = ImportedSet(); // the story keeps its own copy
         QVERIFY(step->frames(0.0) == frames);
         const auto chart = frameOf<ChartFrame>(frames);
         QCOMPARE(chart.markers.size(), std::size_t(1)); // only launch 0 has FLOPs
@@ -242,17 +244,18 @@ private slots:
     }
 
     void manyLaunchesBecomeOneDotPerKernel() {
+        ScenarioInputs inputs;
         // 450 launches (> 400 dots) cycling over kernels a, b, c. Launch i: 1e6 ffma = 2e6 FLOP,
         // DRAM 1e6 B (even i) or 2e6 B (odd i), 1000 ns (a, b) or 2000 ns (c). Each kernel has
         // 150 launches, 75 of each byte count, so Σ FLOP = 3e8, Σ bytes = 2.25e8 → x = 4/3;
         // Σ time = 150 µs (a, b) → y = 2 TFLOP/s, or 300 µs (c) → 1 TFLOP/s.
         QTemporaryDir dir;
-        importedSet().addBatch({import(writeManyLaunches(dir, 450, [](int i) {
+        inputs.imported.addBatch({import(writeManyLaunches(dir, 450, [](int i) {
             const char* names[] = {"void a(float *)", "void b(float *)", "void c(float *)"};
             return std::tuple{std::string(names[i % 3]), 1e6, 1e6 * (1 + i % 2),
                               i % 3 == 2 ? 2000.0 : 1000.0};
         }))});
-        Story story = build("roofline");
+        Story story = build(inputs, "roofline");
         const Step* step = stepTitled(story, "Your Nsight Compute kernels");
         QVERIFY(step != nullptr);
         auto chart = frameOf<ChartFrame>(step->frames(0.0));
@@ -270,7 +273,7 @@ private slots:
         QVERIFY(step->narration.find("450 of your launches") != std::string::npos);
 
         // Occupancy: every launch in the series, tooltips (markers) on the first 150.
-        story = build("occupancy");
+        story = build(inputs, "occupancy");
         step = stepTitled(story, "Your kernels' occupancy");
         QVERIFY(step != nullptr);
         chart = frameOf<ChartFrame>(step->frames(0.0));
@@ -284,13 +287,13 @@ private slots:
 
         // 405 different kernels, launch i taking i + 1 µs: the 400 that took longest are drawn
         // (kern_5 … kern_404), the 5 shortest counted.
-        importedSet() = ImportedSet();
+        inputs.imported = ImportedSet();
         QTemporaryDir other;
-        importedSet().addBatch({import(writeManyLaunches(other, 405, [](int i) {
+        inputs.imported.addBatch({import(writeManyLaunches(other, 405, [](int i) {
             return std::tuple{"void kern_" + std::to_string(i) + "(float *)", 1e6, 1e6,
                               1000.0 * (i + 1)};
         }))});
-        story = build("roofline");
+        story = build(inputs, "roofline");
         step = stepTitled(story, "Your Nsight Compute kernels");
         QVERIFY(step != nullptr);
         chart = frameOf<ChartFrame>(step->frames(0.0));
@@ -302,9 +305,10 @@ private slots:
     }
 
     void realCsvsWithoutFlopsAreListedNotPlotted() {
-        importedSet().addBatch({import(kData + "ncu_rtx5070_saxpy.csv"),
-                                import(kData + "ncu_rtx5070_gemm_naive.csv")});
-        const Story story = build("roofline");
+        ScenarioInputs inputs;
+        inputs.imported.addBatch({import(kData + "ncu_rtx5070_saxpy.csv"),
+                                  import(kData + "ncu_rtx5070_gemm_naive.csv")});
+        const Story story = build(inputs, "roofline");
         const Step* step = stepTitled(story, "Your Nsight Compute kernels");
         QVERIFY(step != nullptr);
         const auto frames = step->frames(1.0);
@@ -321,10 +325,11 @@ private slots:
     }
 
     void occupancyShowsMeasuredAndTheCalculator() {
+        ScenarioInputs inputs;
         QTemporaryDir dir;
-        importedSet().addBatch(
+        inputs.imported.addBatch(
             {import(writeHandCsv(dir)), import(kData + "ncu_rtx5070_gemm_naive.csv")});
-        const Story story = build("occupancy", {{"gpu", "h100-sxm"}});
+        const Story story = build(inputs, "occupancy", {{"gpu", "h100-sxm"}});
         const Step* step = stepTitled(story, "Your kernels' occupancy");
         QVERIFY(step != nullptr);
         const auto frames = step->frames(0.0);
@@ -390,8 +395,9 @@ private slots:
     }
 
     void stepReportsTheFitWithUnits() {
-        importedSet().addBatch({syntheticAllReduce(8, {7e-6, 40e9}, AllReduceAlgorithm::Ring)});
-        const Story story = build("ring-allreduce", {{"algorithm", "ring"}});
+        ScenarioInputs inputs;
+        inputs.imported.addBatch({syntheticAllReduce(8, {7e-6, 40e9}, AllReduceAlgorithm::Ring)});
+        const Story story = build(inputs, "ring-allreduce", {{"algorithm", "ring"}});
         const Step* step = stepTitled(story, "Your nccl-tests vs the model");
         QVERIFY(step != nullptr);
         const auto frames = step->frames(0.0);
@@ -422,8 +428,9 @@ private slots:
     }
 
     void realNcclTestsRowsArePlotted() {
-        importedSet().addBatch({import(kData + "aws_2x_p5_h100_efa_allreduce_srun.txt")});
-        const Story story = build("ring-allreduce");
+        ScenarioInputs inputs;
+        inputs.imported.addBatch({import(kData + "aws_2x_p5_h100_efa_allreduce_srun.txt")});
+        const Story story = build(inputs, "ring-allreduce");
         const Step* step = stepTitled(story, "Your nccl-tests vs the model");
         QVERIFY(step != nullptr);
         const auto frames = step->frames(0.0);
@@ -451,12 +458,13 @@ private slots:
     }
 
     void otherCollectivesAgainstTheirRingCost() {
+        ScenarioInputs inputs;
         // all_gather_perf on 4 ranks, made with collectiveCost at α = 9 µs, B = 30 GB/s.
         const AlphaBeta truth{9e-6, 30e9};
-        importedSet().addBatch({synthetic("all_gather_perf", 4, [&](double k) {
+        inputs.imported.addBatch({synthetic("all_gather_perf", 4, [&](double k) {
             return collectiveCost(Collective::AllGather, 4, k, truth);
         })});
-        const Story story = build("ring-allreduce");
+        const Story story = build(inputs, "ring-allreduce");
         const Step* step = stepTitled(story, "Your nccl-tests vs the model");
         QVERIFY(step != nullptr);
         const auto frames = step->frames(0.0);
@@ -482,12 +490,13 @@ private slots:
     }
 
     void testsWithoutAModelArePlottedWithANote() {
+        ScenarioInputs inputs;
         // A test collective_cost does not know, on 2 ranks the file states.
         auto sendrecv = synthetic("sendrecv_perf", 2, [](double k) {
             return collectiveCost(Collective::Broadcast, 2, k, {5e-6, 20e9});
         });
-        importedSet().addBatch({sendrecv});
-        Story story = build("ring-allreduce");
+        inputs.imported.addBatch({sendrecv});
+        Story story = build(inputs, "ring-allreduce");
         const Step* step = stepTitled(story, "Your nccl-tests vs the model");
         QVERIFY(step != nullptr);
         auto chart = frameOf<ChartFrame>(step->frames(0.0));
@@ -500,14 +509,14 @@ private slots:
         QCOMPARE(row(facts, "ranks N").source, std::string("stated in the file"));
 
         // all_reduce_perf on one GPU: no bytes cross a link, so no model and no fit.
-        importedSet() = ImportedSet();
-        importedSet().addBatch({syntheticAllReduce(2, {5e-6, 50e9}, AllReduceAlgorithm::Ring)});
+        inputs.imported = ImportedSet();
+        inputs.imported.addBatch({syntheticAllReduce(2, {5e-6, 50e9}, AllReduceAlgorithm::Ring)});
         auto single = std::make_shared<NcclTestsResult>(
-            *std::static_pointer_cast<const NcclTestsResult>(importedSet().ncclTests.front()));
+            *std::static_pointer_cast<const NcclTestsResult>(inputs.imported.ncclTests.front()));
         single->nranks = 1;
-        importedSet() = ImportedSet();
-        importedSet().addBatch({single});
-        story = build("ring-allreduce");
+        inputs.imported = ImportedSet();
+        inputs.imported.addBatch({single});
+        story = build(inputs, "ring-allreduce");
         step = stepTitled(story, "Your nccl-tests vs the model");
         QVERIFY(step != nullptr);
         chart = frameOf<ChartFrame>(step->frames(0.0));
@@ -520,13 +529,14 @@ private slots:
     }
 
     void realNcclTestsVariants() {
+        ScenarioInputs inputs;
         // p4de: "0: "-prefixed rows, 8 B … 2 GiB doubling = 29 rows; no test name, no rank
         // lines: all-reduce and N = 16 from busbw ÷ algbw (78.33 / 41.78 ≈ 1.875 = 2·15/16).
         // eks excerpt: "[1,0]<stdout>:" prefixes, "..." elisions, a 0-byte row and 6 sizes
         // 64 MiB … 2 GiB (last row 9197.5 µs, busbw 437.79 / 437.89 GB/s).
-        importedSet().addBatch({import(kData + "aws_2x_p4de_a100_efa_allreduce_srun.txt"),
-                                import(kData + "aws_2x_p5_eks_mpirun_prefixed_excerpt.txt")});
-        const Story story = build("ring-allreduce");
+        inputs.imported.addBatch({import(kData + "aws_2x_p4de_a100_efa_allreduce_srun.txt"),
+                                  import(kData + "aws_2x_p5_eks_mpirun_prefixed_excerpt.txt")});
+        const Story story = build(inputs, "ring-allreduce");
         const Step* p4de = stepTitled(
             story, "Your nccl-tests vs the model · aws_2x_p4de_a100_efa_allreduce_srun.txt");
         const Step* eks = stepTitled(
@@ -564,9 +574,10 @@ private slots:
     }
 
     void ringsAndTreesFromARealLog() {
-        importedSet().addBatch(
+        ScenarioInputs inputs;
+        inputs.imported.addBatch(
             {import(kData + "nccl2.27.7_2xA100pcie_nvlink_roce_subsys_all.log.gz")});
-        const Story story = build("ring-allreduce");
+        const Story story = build(inputs, "ring-allreduce");
         // The file is nccl-tests output with INFO lines: both steps appear.
         QVERIFY(stepTitled(story, "Your nccl-tests vs the model") != nullptr);
         const Step* step = stepTitled(story, "Your NCCL rings and trees");
@@ -614,7 +625,7 @@ private slots:
                 std::string::npos);
         QVERIFY(hasRow(facts, "NVLS"));
         // Frames are pure: the same at every t and after the set is emptied.
-        importedSet() = ImportedSet();
+        inputs.imported = ImportedSet();
         QVERIFY(step->frames(1.0) == frames);
     }
 };

@@ -74,8 +74,6 @@ const char* kTwoHostLog =
 class TestNcclTopology : public QObject {
     Q_OBJECT
 private slots:
-    void cleanup() { importedSet() = ImportedSet(); }
-
     void bandwidthsComeFromTheCatalogue() {
         for (const GpuSpec& g : HardwareCatalogue::builtin().gpus()) {
             const NodeBandwidths b = nodeBandwidths(g);
@@ -384,9 +382,10 @@ private slots:
     }
 
     void anOpenLogAddsAStepAfterTheTrees() {
+        ScenarioInputs in;
         auto data = std::make_shared<NcclLogData>(parseLog(kTwoHostLog));
-        importedSet().ncclLogs.push_back({data, "logs/two_hosts.log"});
-        const Story s = build("nccl-topology");
+        in.imported.ncclLogs.push_back({data, "logs/two_hosts.log"});
+        const Story s = build(in, "nccl-topology");
         QCOMPARE(s.steps.size(), std::size_t(8));
         QCOMPARE(s.steps[3].title, std::string("Your NCCL log on the servers"));
         QCOMPARE(firstImportedStep(s), 3);

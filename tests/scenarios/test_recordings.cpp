@@ -45,7 +45,7 @@ private slots:
     void measuredRecordingsSayWhereAndReplayOnlyThere() {
         int shipped = 0;
         for (const std::string& id : recordableScenarios()) {
-            const Trace* t = recordingSet().recordingFor(id);
+            const Trace* t = ScenarioInputs::shipped().recordings.recordingFor(id);
             if (!t)
                 continue; // not every scenario has a measurement yet
             ++shipped;

@@ -3,6 +3,7 @@
 // frames as the model, and the status line never calls modeled data measured.
 #include "engine/recording_set.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "gpu/block_placement_recording.h"
 #include "gpu/roofline_probes_recording.h"
 #include "gpu/staircase_recording.h"
@@ -73,7 +74,6 @@ Trace recordedTranspose() {
 class TestReplay : public QObject {
     Q_OBJECT
 private slots:
-    void cleanup() { recordingSet().clearAllLiveRecordings(); }
 
     void registryPrefersLiveAndNeedsAScenarioId() {
         RecordingSet set;
@@ -88,10 +88,35 @@ private slots:
         QVERIFY(!set.setLiveRecording(t));
     }
 
+    // Inputs are explicit: the same parameters and the same inputs give the same frames, even
+    // when other inputs (what the app would hold after another recording) are built in between;
+    // the inputs, not a global, decide what a story replays.
+    void sameParamsAndInputsGiveTheSameFrames() {
+        const Scenario& roofline = *findScenario("roofline");
+        const Params p = roofline.defaultParams();
+        ScenarioInputs live;
+        live.recordings.setLiveRecording(
+            "roofline", modeledRooflineProbes(*HardwareCatalogue::builtin().find("h100-sxm")));
+        const Story first = roofline.build(p, live);
+        ScenarioInputs other = live;
+        other.recordings.setLiveRecording(recordedPlacement());
+        other.recordings.clearLiveRecording("roofline");
+        const Story between = roofline.build(p, other);
+        const Story again = roofline.build(p, live);
+        compareStories(first, again);
+        // The shipped inputs replay the shipped recording's note; the live one hides it.
+        QVERIFY(between.provenance != first.provenance);
+        compareStories(between, roofline.build(p));
+        // A story keeps what it was built from when its inputs change afterwards.
+        live.recordings.clearAllLiveRecordings();
+        compareStories(first, again);
+    }
+
     void siliconMappingDrawsTheRecordedPlacement() {
+        ScenarioInputs in;
         const Trace t = recordedPlacement();
-        recordingSet().setLiveRecording(t);
-        const Story s = build("silicon-mapping", kPlacementParams);
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "silicon-mapping", kPlacementParams);
         QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         QVERIFY(s.provenance.find("2026-12-01") != std::string::npos);
         // Wave 1 = the first 1,056 starts; block 7 sits on the SM it recorded.
@@ -114,25 +139,26 @@ private slots:
         QVERIFY(facts);
         QCOMPARE(facts->rows.back().value, std::string("recorded %smid"));
 
-        recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("silicon-mapping", kPlacementParams));
+        in.recordings.setLiveRecording(saveAndLoad(t));
+        compareStories(s, build(in, "silicon-mapping", kPlacementParams));
     }
 
     // A recording replays only under the parameters it was measured at; elsewhere the model
     // draws and the provenance says which values replay the measurement.
     void aRecordingReplaysOnlyWhereItsInputsHold() {
-        recordingSet().setLiveRecording(recordedPlacement());
-        const Story atDefaults = build("silicon-mapping");
+        ScenarioInputs in;
+        in.recordings.setLiveRecording(recordedPlacement());
+        const Story atDefaults = build(in, "silicon-mapping");
         QVERIFY(atDefaults.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(atDefaults.provenance.find("replays when Grid size (blocks) is 2640") !=
                 std::string::npos);
         const Story otherGpu =
-            build("silicon-mapping",
+            build(in, "silicon-mapping",
                   {{"blocks", "2640"}, {"registers-per-thread", "32"}, {"gpu", "a100-sxm-80gb"}});
         QVERIFY(otherGpu.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(otherGpu.provenance.find("GPU is NVIDIA H100 SXM5 80 GB") != std::string::npos);
         // Same GPU and grid, but 64 registers fit 4 blocks per SM where the kernel ran 8.
-        const Story fewer = build("silicon-mapping", {{"blocks", "2640"}});
+        const Story fewer = build(in, "silicon-mapping", {{"blocks", "2640"}});
         QVERIFY(fewer.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(fewer.provenance.find("ran 8 blocks per SM; these parameters fit 4") !=
                 std::string::npos);
@@ -146,8 +172,8 @@ private slots:
         Trace pcie = recordedPlacement();
         pcie.provenance.device = "NVIDIA H100 PCIe";
         pcie.metadata["sm_count"] = "114";
-        recordingSet().setLiveRecording(pcie);
-        const Story unknown = build("silicon-mapping", kPlacementParams);
+        in.recordings.setLiveRecording(pcie);
+        const Story unknown = build(in, "silicon-mapping", kPlacementParams);
         QVERIFY(unknown.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(unknown.provenance.find("its device is not in the catalogue") != std::string::npos);
         QVERIFY(!paramsReplaying(mapping, pcie, mapping.defaultParams()));
@@ -176,9 +202,10 @@ private slots:
     }
 
     void transposeBillShowsTheRecordedBandwidth() {
+        ScenarioInputs in;
         const Trace t = recordedTranspose();
-        recordingSet().setLiveRecording(t);
-        const Story s = build("coalescing-transpose", {{"n", "8192"}});
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "coalescing-transpose", {{"n", "8192"}});
         QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         // The bars are the recorded numbers, the slowest named in the caption beside where
         // they were measured.
@@ -203,16 +230,16 @@ private slots:
                                 "(measured)") != std::string::npos,
                  narration.c_str());
 
-        recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("coalescing-transpose", {{"n", "8192"}}));
+        in.recordings.setLiveRecording(saveAndLoad(t));
+        compareStories(s, build(in, "coalescing-transpose", {{"n", "8192"}}));
         // The timings are of n = 8192: at the default n the model draws the bill.
-        QVERIFY(
-            build("coalescing-transpose").provenance.find("replays when Matrix size n is 8192") !=
-            std::string::npos);
+        QVERIFY(build(in, "coalescing-transpose")
+                    .provenance.find("replays when Matrix size n is 8192") != std::string::npos);
     }
 
     void transposeModeledTimingsFollowTheModel() {
-        const Story s = build("coalescing-transpose");
+        ScenarioInputs in;
+        const Story s = build(in, "coalescing-transpose");
         QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
         TransposeConfig c;
@@ -236,11 +263,12 @@ private slots:
         QCOMPARE(bill->categories[0].label, std::string("copy · 87 % of peak (assumed)"));
         QVERIFY(s.steps[stepIndex(s, "The bill")].narration.find("assumed") != std::string::npos);
         // Set the modeled trace live: the story draws the same frames (one code path).
-        recordingSet().setLiveRecording("coalescing-transpose", modeled);
-        compareModeledWithLive(s, build("coalescing-transpose"));
+        in.recordings.setLiveRecording("coalescing-transpose", modeled);
+        compareModeledWithLive(s, build(in, "coalescing-transpose"));
     }
 
     void memoryHierarchyPrefersTheLiveStaircase() {
+        ScenarioInputs in;
         Trace t = recorded(kPointerChaseKind, "memory-hierarchy");
         t.provenance.source = TraceSource::Live;
         t.series.push_back(
@@ -250,8 +278,8 @@ private slots:
                             "GB/s",
                             {4096, 65536, 1e6, 1e8},
                             {9000.0, 12000.0, 7400.0, 3010.5}});
-        recordingSet().setLiveRecording(t);
-        const Story s = build("memory-hierarchy");
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "memory-hierarchy");
         QVERIFY(s.provenance.rfind("LIVE: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const auto stairs = first<ChartFrame>(s.steps[4].frames(1.0));
         QVERIFY(stairs);
@@ -264,8 +292,8 @@ private slots:
         QCOMPARE(chart->series.front().name, std::string("read bandwidth"));
         QCOMPARE(chart->series.front().points.back().y, 3010.5);
 
-        recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("memory-hierarchy"));
+        in.recordings.setLiveRecording(saveAndLoad(t));
+        compareStories(s, build(in, "memory-hierarchy"));
     }
 
     void memoryHierarchyWithoutRecordingReplaysTheShippedModel() {
@@ -279,6 +307,7 @@ private slots:
     }
 
     void rooflineDrawsRecordedCeilingsAndKernels() {
+        ScenarioInputs in;
         Trace t = recorded(kRooflineProbesKind, "roofline");
         TraceEvent fp32{"fp32-fma", "", 0, 0, 1000, {{"tflops", 51.25}}};
         TraceEvent bf16{"bf16-mma", "", 0, 0, 1000, {{"tflops", 702.5}}};
@@ -291,8 +320,8 @@ private slots:
             1000,
             {{"flops", 1.4e11}, {"bytes", 1e8}, {"tflops", 612.0}, {"intensity", 1365.0}}};
         t.events = {fp32, bf16, hbm, gemm};
-        recordingSet().setLiveRecording(t);
-        const Story s = build("roofline");
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "roofline");
         QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const Frames frames = s.steps[stepIndex(s, "Probes against the roofs")].frames(0.0);
         const auto chart = first<ChartFrame>(frames);
@@ -309,12 +338,13 @@ private slots:
         const auto facts = first<FactsFrame>(frames);
         QVERIFY(facts->rows[2].value.rfind("2975 GB/s", 0) == 0);
 
-        recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("roofline"));
+        in.recordings.setLiveRecording(saveAndLoad(t));
+        compareStories(s, build(in, "roofline"));
     }
 
     void rooflineModeledProbesAreTheCataloguePeaks() {
-        const Story s = build("roofline");
+        ScenarioInputs in;
+        const Story s = build(in, "roofline");
         QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
         const GpuSpec& gpu = *HardwareCatalogue::builtin().find("h100-sxm");
@@ -332,8 +362,8 @@ private slots:
             const bool shipped = row.label.rfind("H200", 0) == 0;
             QCOMPARE(row.source.find("measured") != std::string::npos, shipped);
         }
-        recordingSet().setLiveRecording("roofline", modeled);
-        const Story live = build("roofline");
+        in.recordings.setLiveRecording("roofline", modeled);
+        const Story live = build(in, "roofline");
         QVERIFY(s.provenance.rfind(live.provenance + "; a recording from ", 0) == 0);
         // A live modeled trace hides the shipped recording, so only the probe step's table
         // differs: the live rows are the modeled story's rows less the H200 ones.

@@ -4,6 +4,7 @@
 // and the status line never calls modeled data measured.
 #include "engine/recording_set.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "gpu/branch_masks_recording.h"
 #include "gpu/hbm_latency.h"
 #include "gpu/ilp_occupancy_recording.h"
@@ -86,12 +87,12 @@ std::optional<FactsFrame> maskFacts(const Story& s) {
 class TestReplayGpu : public QObject {
     Q_OBJECT
 private slots:
-    void cleanup() { recordingSet().clearAllLiveRecordings(); }
 
     void occupancyChartsTheRecordedPoints() {
+        ScenarioInputs in;
         const Trace t = recordedIlp();
-        recordingSet().setLiveRecording(t);
-        const Story s = build("occupancy");
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "occupancy");
         QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         QVERIFY(s.provenance.find("2026-12-01") != std::string::npos);
         const auto chart = first<ChartFrame>(s.steps[stepIndex(s, kBandwidthStep)].frames(0.5));
@@ -118,20 +119,22 @@ private slots:
         QCOMPARE(points[3].ilp, 4);
         QCOMPARE(points[3].gbs, 2511.0);
 
-        recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("occupancy"));
+        in.recordings.setLiveRecording(saveAndLoad(t));
+        compareStories(s, build(in, "occupancy"));
     }
 
     void occupancySaysLiveForALiveTrace() {
+        ScenarioInputs in;
         Trace t = recordedIlp();
         t.provenance.source = TraceSource::Live;
-        recordingSet().setLiveRecording(t);
-        const Story s = build("occupancy");
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "occupancy");
         QVERIFY(s.provenance.rfind("LIVE: measured on NVIDIA H100 80GB HBM3", 0) == 0);
     }
 
     void occupancyModeledTraceIsTheSimulationTimesLittlesLaw() {
-        const Story s = build("occupancy");
+        ScenarioInputs in;
+        const Story s = build(in, "occupancy");
         QVERIFY(s.provenance.rfind("MODELED on CPU for NVIDIA H100", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
         const GpuSpec& gpu = *HardwareCatalogue::builtin().find("h100-sxm");
@@ -161,14 +164,15 @@ private slots:
         for (const auto& m : chart->markers)
             QVERIFY(m.tooltip.find("measured") == std::string::npos);
         // Set the modeled trace live: the story draws the same frames (one code path).
-        recordingSet().setLiveRecording("occupancy", modeled);
-        compareModeledWithLive(s, build("occupancy"));
+        in.recordings.setLiveRecording("occupancy", modeled);
+        compareModeledWithLive(s, build(in, "occupancy"));
     }
 
     void divergenceComparesRecordedMasksWithTheInterpreter() {
+        ScenarioInputs in;
         const Trace t = recordedMasks();
-        recordingSet().setLiveRecording(t);
-        const Story s = build("warp-divergence");
+        in.recordings.setLiveRecording(t);
+        const Story s = build(in, "warp-divergence");
         QVERIFY(s.provenance.rfind("RECORDED: measured on NVIDIA H100 80GB HBM3", 0) == 0);
         const auto facts = maskFacts(s);
         QVERIFY(facts);
@@ -186,16 +190,16 @@ private slots:
             QVERIFY(!row.emphasis);
 
         // Block 1 recorded a then-mask the interpreter does not predict: shown, marked ✗.
-        const Story odd = build("warp-divergence", {{"block", "1"}});
+        const Story odd = build(in, "warp-divergence", {{"block", "1"}});
         const auto bad = maskFacts(odd);
         QVERIFY(bad && bad->title.find("warp 0 of block 1") != std::string::npos);
         QCOMPARE(bad->rows[1].value, std::string("recorded 0xAAAAAAAB · predicted 0xAAAAAAAA ✗"));
         QVERIFY(bad->rows[1].emphasis);
         // Block 3 is not in the trace: block 1, of the same parity, stands in.
-        const auto parity = maskFacts(build("warp-divergence", {{"block", "3"}}));
+        const auto parity = maskFacts(build(in, "warp-divergence", {{"block", "3"}}));
         QVERIFY(parity && parity->title.find("warp 0 of block 1") != std::string::npos);
         // A warp the trace lacks: every predicted point shows as not reached, never hidden.
-        const auto missing = maskFacts(build("warp-divergence", {{"warp", "1"}}));
+        const auto missing = maskFacts(build(in, "warp-divergence", {{"warp", "1"}}));
         QVERIFY(missing && !missing->rows.empty());
         for (const auto& row : missing->rows)
             QVERIFY(row.value.rfind("recorded not reached", 0) == 0 && row.emphasis);
@@ -205,22 +209,24 @@ private slots:
         QCOMPARE(records[5].mask, 0xAAAAAAABu);
         QCOMPARE(records[5].block, 1);
 
-        recordingSet().setLiveRecording(saveAndLoad(t));
-        compareStories(s, build("warp-divergence"));
-        compareStories(odd, build("warp-divergence", {{"block", "1"}}));
+        in.recordings.setLiveRecording(saveAndLoad(t));
+        compareStories(s, build(in, "warp-divergence"));
+        compareStories(odd, build(in, "warp-divergence", {{"block", "1"}}));
     }
 
     void divergenceSaysLiveForALiveTrace() {
+        ScenarioInputs in;
         Trace t = recordedMasks();
         t.provenance.source = TraceSource::Live;
-        recordingSet().setLiveRecording(t);
-        QVERIFY(build("warp-divergence")
+        in.recordings.setLiveRecording(t);
+        QVERIFY(build(in, "warp-divergence")
                     .provenance.rfind("LIVE: measured on NVIDIA H100 80GB HBM3", 0) == 0);
     }
 
     void divergenceModeledMasksAgreeWithThePrediction() {
+        ScenarioInputs in;
         // The shipped recording ran p = 0.5: at any other p the interpreter's masks are drawn.
-        const Story s = build("warp-divergence", {{"p", "0.3"}});
+        const Story s = build(in, "warp-divergence", {{"p", "0.3"}});
         QVERIFY(s.provenance.rfind("MODELED on CPU", 0) == 0);
         QVERIFY(s.provenance.find("measured") == std::string::npos);
         QVERIFY2(s.provenance.find("replays when Data branch probability p is 0.5") !=
@@ -255,7 +261,7 @@ private slots:
                 for (const char* block : {"0", "1"})
                     for (const char* p : {"0", "0.3", "1"}) {
                         const Story story =
-                            build("warp-divergence",
+                            build(in, "warp-divergence",
                                   {{"branch", kind}, {"warp", warp}, {"block", block}, {"p", p}});
                         const auto facts = maskFacts(story);
                         QVERIFY(facts && facts->rows.size() >= 3);
@@ -267,8 +273,8 @@ private slots:
                         QVERIFY(facts->title.find("measured") == std::string::npos);
                     }
         // Set the modeled trace live: the story draws the same frames (one code path).
-        recordingSet().setLiveRecording("warp-divergence", modeled);
-        compareModeledWithLive(s, build("warp-divergence", {{"p", "0.3"}}));
+        in.recordings.setLiveRecording("warp-divergence", modeled);
+        compareModeledWithLive(s, build(in, "warp-divergence", {{"p", "0.3"}}));
     }
 
     void customConditionsAreNotInTheTrace() {

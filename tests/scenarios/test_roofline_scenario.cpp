@@ -30,8 +30,6 @@ bool contains(const std::string& text, const std::string& part) {
 class TestRooflineScenario : public QObject {
     Q_OBJECT
 private slots:
-    void init() { recordingSet().clearAllLiveRecordings(); }
-
     void seventyBInBf16SaysWhatItNeeds() {
         const Story s = build("roofline", {{"model", "llama-3-70b"}, {"precision", "bf16"}});
         const std::string& text = s.steps[stepIndex(s, "Decode at batch 1")].narration;

@@ -3,6 +3,7 @@
 // values on a small hand-written trace (tests/data/triage).
 #include "engine/imported_set.h"
 #include "engine/registry.h"
+#include "engine/scenario_inputs.h"
 #include "import/import_registry.h"
 #include "triage/kineto_trace_generator.h"
 #include "triage/rank_analysis.h"
@@ -317,10 +318,10 @@ private slots:
     }
 
     void scenarioLessonAndImportModes() {
+        ScenarioInputs in;
         const Scenario* s = findScenario("slowdown-triage");
         QVERIFY(s);
         QCOMPARE(s->group(), ScenarioGroup::ReliabilityAtScale);
-        importedSet() = ImportedSet{};
         Params p = s->defaultParams();
         QVERIFY(!p.set("ranks", "4"));
         const Story lesson = s->build(p);
@@ -344,10 +345,9 @@ private slots:
 
         // Import mode: the user's ranks come first, titled "Your traces".
         for (const char* file : {"/triage/two_ranks_rank-0.json", "/triage/two_ranks_rank-1.json"})
-            importedSet().traces.push_back(
-                {importTrace(kData + file), importedSet().traces.size() == 0 ? 0L : 1L});
-        const Story mine = s->build(p);
-        importedSet() = ImportedSet{};
+            in.imported.traces.push_back(
+                {importTrace(kData + file), in.imported.traces.size() == 0 ? 0L : 1L});
+        const Story mine = s->build(p, in);
         QCOMPARE(mine.steps.size(), std::size_t{6});
         QCOMPARE(firstImportedStep(mine), 0);
         QVERIFY2(mine.steps[0].title.find("fabric") != std::string::npos,
