@@ -1,6 +1,7 @@
 // warpboard import FILE... --summary --json: reads people's own profiler files through the
 // Qt-free importers and prints one JSON summary; for trace files (the ranks of one job) it
-// adds the slowdown triage (C4): per-rank compute, comm, wait, overlap, idle and a verdict.
+// adds the slowdown triage (slowdown-triage): per-rank compute, comm, wait, overlap, idle and a
+// verdict.
 // `--generate CASE --out DIR` writes the lesson's generated Kineto traces, one per rank, to
 // try it on. No QApplication: it runs on headless boxes.
 #include "cli/arguments.h"

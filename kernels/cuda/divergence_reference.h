@@ -1,6 +1,6 @@
 #pragma once
-// The branch kinds of the warp-divergence scenario (A2) evaluated on the CPU: which lanes of
-// a warp are active at each branch point. The kernel in divergence.cu and the model in
+// The branch kinds of the warp-divergence scenario (warp-divergence) evaluated on the CPU: which
+// lanes of a warp are active at each branch point. The kernel in divergence.cu and the model in
 // scenarios/gpu/simt_interpreter use the same conditions; the GPU test compares the masks
 // __activemask() reported with these.
 #include <cstdint>

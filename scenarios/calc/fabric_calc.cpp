@@ -1,5 +1,6 @@
-// `warpboard calc fabric | fabric-decision`: the B5 incast simulation (InfiniBand credits vs
-// RoCE with PFC / ECN / DCQCN and go-back-N) and the decision model built on it, as JSON.
+// `warpboard calc fabric | fabric-decision`: the roce-vs-infiniband incast simulation (InfiniBand
+// credits vs RoCE with PFC / ECN / DCQCN and go-back-N) and the decision model built on it, as
+// JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "engine/number_format.h"

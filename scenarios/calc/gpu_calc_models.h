@@ -14,9 +14,11 @@ void appendOccupancyCalcModels(std::vector<CalcModel>& models);
 void appendParallelCalcModels(std::vector<CalcModel>& models);
 // checkpoint, goodput, blast-radius, hang, stragglers (reliability models).
 void appendReliabilityCalcModels(std::vector<CalcModel>& models);
-// fabric, fabric-decision (the B5 incast simulation and the IB-or-RoCE decision model).
+// fabric, fabric-decision (the roce-vs-infiniband incast simulation and the IB-or-RoCE decision
+// model).
 void appendFabricCalcModels(std::vector<CalcModel>& models);
-// gpu-util, rdma-path (B4: NVML's GPU-Util vs SM activity, GPUDirect RDMA vs the bounce).
+// gpu-util, rdma-path (nccl-topology: NVML's GPU-Util vs SM activity, GPUDirect RDMA vs the
+// bounce).
 void appendNodeCalcModels(std::vector<CalcModel>& models);
 // memory, activations, schedule, claims (memory budget, cluster scheduler, claims check).
 void appendPlanningCalcModels(std::vector<CalcModel>& models);

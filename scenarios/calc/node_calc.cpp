@@ -1,7 +1,7 @@
-// `warpboard calc gpu-util | rdma-path`: B4's models as JSON. gpu-util lays out a fast and a
-// slow data-parallel rank meeting in an all-reduce and reads NVML's GPU-Util and the SM
-// activity off the kernels; rdma-path walks GPUDirect RDMA and the host-memory bounce through
-// an 8-GPU server and says what each costs with all GPUs sending.
+// `warpboard calc gpu-util | rdma-path`: the nccl-topology lesson's models as JSON. gpu-util lays
+// out a fast and a slow data-parallel rank meeting in an all-reduce and reads NVML's GPU-Util and
+// the SM activity off the kernels; rdma-path walks GPUDirect RDMA and the host-memory bounce
+// through an 8-GPU server and says what each costs with all GPUs sending.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "node/collective_wait_timeline.h"
@@ -96,7 +96,7 @@ Json rdmaPath(const Params& p) {
 void appendNodeCalcModels(std::vector<CalcModel>& v) {
     v.push_back(
         {"gpu-util",
-         "NVML GPU-Util vs SM activity for a rank waiting in an all-reduce (B4)",
+         "NVML GPU-Util vs SM activity for a rank waiting in an all-reduce (nccl-topology)",
          {gpuArgument(), ParamSpec::real("compute-ms", "Compute per iteration", "ms", 1, 1e5, 120),
           ParamSpec::real("slowdown-ms", "Slow rank's extra compute", "ms", 0, 1e5, 250),
           ParamSpec::real("transfer-ms", "All-reduce once both arrive", "ms", 0.01, 1e5, 2),
@@ -106,7 +106,7 @@ void appendNodeCalcModels(std::vector<CalcModel>& v) {
          gpuUtil});
     v.push_back(
         {"rdma-path",
-         "GPUDirect RDMA vs a bounce through host memory inside an 8-GPU server (B4)",
+         "GPUDirect RDMA vs a bounce through host memory inside an 8-GPU server (nccl-topology)",
          {gpuArgument(),
           ParamSpec::choice("nic", "NIC placement", {"same-switch", "other-socket"}, "same-switch"),
           ParamSpec::integer("gpu-index", "GPU in the server", "", 0, 7, 0)},

@@ -1,5 +1,5 @@
 // `warpboard calc checkpoint | goodput | blast-radius | hang | stragglers`: the reliability models
-// (C1–C3) as JSON.
+// (failures-checkpoint to silent-hang) as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "reliability/checkpoint_interval.h"

@@ -1,6 +1,6 @@
 #pragma once
-// B1 "Derive the cost of ring all-reduce": the algorithm simulated on real buffers, then
-// its α-β cost against tree algorithms.
+// ring-allreduce "Derive the cost of ring all-reduce": the algorithm simulated on real buffers,
+// then its α-β cost against tree algorithms.
 #include "engine/scenario.h"
 
 namespace wb {

@@ -1,7 +1,7 @@
 #pragma once
-// The B5 fabric model's settings: one incast (N senders → one receiver) plus a victim flow,
-// on InfiniBand (credit-based, lossless) or RoCEv2 (lossy Ethernet with optional PFC, ECN and
-// DCQCN). Numbers come from FACTS.md §14 (DCQCN, Zhu et al., SIGCOMM '15) where the paper
+// The roce-vs-infiniband fabric model's settings: one incast (N senders → one receiver) plus a
+// victim flow, on InfiniBand (credit-based, lossless) or RoCEv2 (lossy Ethernet with optional PFC,
+// ECN and DCQCN). Numbers come from FACTS.md §14 (DCQCN, Zhu et al., SIGCOMM '15) where the paper
 // gives them; the rest are stated assumptions, named as such beside each field.
 #include <cstdint>
 #include <string>

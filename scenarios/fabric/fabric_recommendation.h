@@ -1,6 +1,7 @@
 #pragma once
-// B5's decision panel: InfiniBand or RoCE for a cluster, with each reason tied to what the
-// fabric simulation measured on one incast, and the conditions that would flip the answer.
+// the roce-vs-infiniband lesson's decision panel: InfiniBand or RoCE for a cluster, with each
+// reason tied to what the fabric simulation measured on one incast, and the conditions that would
+// flip the answer.
 #include "fabric/fabric_config.h"
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// A packet-level, slotted simulation of one incast on InfiniBand or RoCEv2 (B5).
+// A packet-level, slotted simulation of one incast on InfiniBand or RoCEv2 (roce-vs-infiniband).
 //
 // Topology: senders H0…H(N-1) send to receiver R. H0 and the victim sender VS hang off a
 // small switch T whose single uplink reaches the main switch S; H1…H(N-1), R and the victim

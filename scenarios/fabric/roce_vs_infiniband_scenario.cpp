@@ -132,7 +132,7 @@ Sweep sweep(double gbps, double chosen, std::uint64_t seed) {
     return s;
 }
 
-struct B5Model {
+struct FabricComparisonModel {
     int senders = 8;
     double gbps = 400;
     double dropRate = 0;
@@ -315,7 +315,8 @@ FabricFrame fabricFrame(const Run& r, double t) {
 }
 
 // Goodput of the incast and of the victim over the run, with the current moment marked.
-ChartFrame goodputChart(const B5Model& m, const Run& r, double t, const Run* reference) {
+ChartFrame goodputChart(const FabricComparisonModel& m, const Run& r, double t,
+                        const Run* reference) {
     ChartFrame c;
     c.title = concat("Goodput every ", formatSi(r.frameS, "s"), " — ", runName(r.config));
     const double endUs = r.frames.back().endS * 1e6;
@@ -367,7 +368,7 @@ ChartFrame goodputChart(const B5Model& m, const Run& r, double t, const Run* ref
 }
 
 // DCQCN's allowed rate per flow over the run: the incast senders converge towards 1/N.
-ChartFrame rateChart(const B5Model& m, const Run& r, double t) {
+ChartFrame rateChart(const FabricComparisonModel& m, const Run& r, double t) {
     ChartFrame c;
     c.title = "DCQCN: each sender's allowed rate (RC)";
     const double endUs = r.frames.back().endS * 1e6;
@@ -474,7 +475,7 @@ FactsFrame pauseClimb(const Run& r, double t) {
     return f;
 }
 
-ChartFrame lossChart(const B5Model& m) {
+ChartFrame lossChart(const FabricComparisonModel& m) {
     const Sweep& s = m.loss;
     ChartFrame c;
     c.title = "One sender, random loss: goodput vs drop rate";
@@ -506,7 +507,7 @@ ChartFrame lossChart(const B5Model& m) {
     return c;
 }
 
-FactsFrame lossFacts(const B5Model& m) {
+FactsFrame lossFacts(const FabricComparisonModel& m) {
     const Sweep& s = m.loss;
     const double fraction = goBackNGoodputFraction(m.dropRate, s.resentPerLoss);
     const double rtUs = (s.resentPerLoss - 1) * m.lossy.config.slotS() * 1e6;
@@ -536,7 +537,7 @@ std::string yesNo(bool b) {
     return b ? "yes" : "no";
 }
 
-FactsFrame decisionFacts(const B5Model& m) {
+FactsFrame decisionFacts(const FabricComparisonModel& m) {
     const FabricRecommendation& r = m.decision;
     const FabricConditions& c = m.conditions;
     FactsFrame f;
@@ -565,7 +566,7 @@ FactsFrame decisionFacts(const B5Model& m) {
     return f;
 }
 
-FactsFrame evidenceFacts(const B5Model& m) {
+FactsFrame evidenceFacts(const FabricComparisonModel& m) {
     const FabricEvidence& e = m.evidence;
     FactsFrame f;
     f.title = concat("Measured on the ", std::to_string(e.senders), ":1 incast, ",
@@ -643,7 +644,7 @@ std::vector<ParamSpec> RoceVsInfinibandScenario::parameters() const {
 }
 
 Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) const {
-    auto m = std::make_shared<B5Model>();
+    auto m = std::make_shared<FabricComparisonModel>();
     m->senders = static_cast<int>(p.integer("senders"));
     m->gbps = p.number("gbps");
     m->dropRate = p.number("drop-rate");

@@ -1,9 +1,9 @@
 #pragma once
-// B5 "RoCE or InfiniBand?": the same 400 Gb/s incast (N senders → one receiver, plus a victim
-// flow that shares one uplink) simulated packet by packet on InfiniBand credits, RoCE with PFC
-// alone, RoCE with PFC + ECN/DCQCN and lossy RoCE; the pause climbing upstream and stalling the
-// victim (once more in slow motion), what a drop costs with go-back-N, and the decision with the
-// conditions that flip it.
+// roce-vs-infiniband "RoCE or InfiniBand?": the same 400 Gb/s incast (N senders → one receiver,
+// plus a victim flow that shares one uplink) simulated packet by packet on InfiniBand credits, RoCE
+// with PFC alone, RoCE with PFC + ECN/DCQCN and lossy RoCE; the pause climbing upstream and
+// stalling the victim (once more in slow motion), what a drop costs with go-back-N, and the
+// decision with the conditions that flip it.
 #include "engine/scenario.h"
 
 namespace wb {

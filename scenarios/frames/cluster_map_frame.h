@@ -1,6 +1,6 @@
 #pragma once
-// A whole training cluster at one moment of a failure (C2 blast radius): every GPU as a cell
-// in its node, rack and pod, with the ToR, spine, PDU, cooling, storage and scheduler
+// A whole training cluster at one moment of a failure (blast-radius blast radius): every GPU as a
+// cell in its node, rack and pod, with the ToR, spine, PDU, cooling, storage and scheduler
 // components around them, each coloured by what the failure did to it.
 #include <array>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
-// One moment of an incast on a packet fabric (B5): hosts, switches and the links between them,
-// each link with its transmitter's egress queue, the receiver's ingress buffer, how busy it was,
-// whether flow control holds it (a PFC pause on RoCE, no credits on InfiniBand) and what just
-// happened on it; each flow with its allowed rate and its goodput. The scenario fills it from
-// the fabric simulation; the view draws exactly this.
+// One moment of an incast on a packet fabric (roce-vs-infiniband): hosts, switches and the links
+// between them, each link with its transmitter's egress queue, the receiver's ingress buffer, how
+// busy it was, whether flow control holds it (a PFC pause on RoCE, no credits on InfiniBand) and
+// what just happened on it; each flow with its allowed rate and its goodput. The scenario fills it
+// from the fabric simulation; the view draws exactly this.
 #include <string>
 #include <vector>
 

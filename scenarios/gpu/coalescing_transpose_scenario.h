@@ -1,7 +1,7 @@
 #pragma once
-// A4 "Why is my naive transpose 10× slower than a copy? Fix it.": every lane's address from
-// the kernels' real indexing, global accesses as sectors per request, shared accesses as
-// bank conflicts, and the user's own index expression.
+// coalescing-transpose "Why is my naive transpose 10× slower than a copy? Fix it.": every lane's
+// address from the kernels' real indexing, global accesses as sectors per request, shared accesses
+// as bank conflicts, and the user's own index expression.
 #include "engine/scenario.h"
 
 namespace wb {

@@ -1,6 +1,6 @@
 #pragma once
-// The kernel-resource parameters A1 and A5 share (GPU, threads/block, registers/thread,
-// shared memory/block) and their reading into the occupancy calculator's input.
+// The kernel-resource parameters silicon-mapping and occupancy share (GPU, threads/block,
+// registers/thread, shared memory/block) and their reading into the occupancy calculator's input.
 #include "catalogue/hardware_catalogue.h"
 #include "engine/params.h"
 #include "gpu/occupancy_calculator.h"

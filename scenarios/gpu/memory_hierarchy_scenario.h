@@ -1,6 +1,6 @@
 #pragma once
-// A3 "Walk me through the GPU memory hierarchy with latencies and bandwidths": the ladder
-// from registers to the network, Little's law for each level, and the latency staircase of
+// memory-hierarchy "Walk me through the GPU memory hierarchy with latencies and bandwidths": the
+// ladder from registers to the network, Little's law for each level, and the latency staircase of
 // a pointer chase (modeled until a measured recording exists).
 #include "engine/scenario.h"
 

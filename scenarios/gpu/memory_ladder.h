@@ -1,6 +1,6 @@
 #pragma once
 // The memory hierarchy of one GPU as data: each level's capacity, load latency and
-// bandwidth with the source of every number, read from the hardware catalogue. The A3
+// bandwidth with the source of every number, read from the hardware catalogue. The memory-hierarchy
 // ladder, its Little's-law gauge and the modeled latency staircase all come from here.
 #include "catalogue/hardware_catalogue.h"
 

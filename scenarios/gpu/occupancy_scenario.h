@@ -1,5 +1,5 @@
 #pragma once
-// A5 "Is higher occupancy always better?": the occupancy calculator with the architecture's
+// occupancy "Is higher occupancy always better?": the occupancy calculator with the architecture's
 // allocation rules, Little's law for latency hiding, and a warp-scheduler simulation where
 // 25 % occupancy with ILP 4 keeps up with 75 % at ILP 1.
 #include "engine/scenario.h"

@@ -1,6 +1,6 @@
 #pragma once
-// A1 "What does a thread block map to in hardware? What happens when you launch more blocks
-// than fit?": blocks dispatched onto the SMs in waves, sized by the occupancy model.
+// silicon-mapping "What does a thread block map to in hardware? What happens when you launch more
+// blocks than fit?": blocks dispatched onto the SMs in waves, sized by the occupancy model.
 #include "engine/scenario.h"
 
 namespace wb {

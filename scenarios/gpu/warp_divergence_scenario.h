@@ -1,6 +1,6 @@
 #pragma once
-// A2 "Which of these branches diverge?": a per-lane SIMT interpreter runs each branch kind
-// (or the user's own condition) with a reconvergence stack; the frames are its state.
+// warp-divergence "Which of these branches diverge?": a per-lane SIMT interpreter runs each branch
+// kind (or the user's own condition) with a reconvergence stack; the frames are its state.
 #include "engine/scenario.h"
 
 namespace wb {

@@ -1,5 +1,5 @@
 #pragma once
-// B6 "Why do MoE routers collapse, and what does it cost the systems around them?": a toy
+// moe-routing "Why do MoE routers collapse, and what does it cost the systems around them?": a toy
 // top-k gate trained on its own routing (MoeRoutingSim) collapses onto a few experts without
 // balancing; the Switch auxiliary loss or DeepSeek-V3's bias pulls the same router back; then
 // the systems bill of both routers: tokens dropped at a capacity factor, the expert-parallel

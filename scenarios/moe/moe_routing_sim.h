@@ -1,6 +1,6 @@
 #pragma once
 // A toy mixture-of-experts router trained on its own routing, small enough to watch step by
-// step (B6, FACTS.md §8).
+// step (moe-routing, FACTS.md §8).
 //
 // Tokens: T vectors of dimension d drawn once from a seeded mixture of clusters that share a
 // common direction (real embeddings are anisotropic), so routing has structure to find.

@@ -1,7 +1,7 @@
 #pragma once
-// Two data-parallel ranks, one slower, meeting in an all-reduce every iteration (B4): the fast
-// rank launches NCCL's kernel when its compute ends, and that kernel stays resident, spinning
-// on a flag, until the slow rank arrives; then both move the data. Kernels are laid out
+// Two data-parallel ranks, one slower, meeting in an all-reduce every iteration (nccl-topology):
+// the fast rank launches NCCL's kernel when its compute ends, and that kernel stays resident,
+// spinning on a flag, until the slow rank arrives; then both move the data. Kernels are laid out
 // exactly, so GpuUtilSampler can read NVML's GPU-Util and the SM activity off them.
 #include "node/gpu_util_sampler.h"
 

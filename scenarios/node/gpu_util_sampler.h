@@ -1,6 +1,6 @@
 #pragma once
-// What nvidia-smi's "GPU-Util" measures vs what the SMs do (B4; NVML nvmlUtilization_t). NVML's
-// utilization.gpu is the percent of the sample period during which one or more kernels was
+// What nvidia-smi's "GPU-Util" measures vs what the SMs do (nccl-topology; NVML nvmlUtilization_t).
+// NVML's utilization.gpu is the percent of the sample period during which one or more kernels was
 // executing; it does not look at how many SMs the kernels keep busy. SM activity here is the
 // time-average fraction of SMs with work (what DCGM's SM-activity counter reports), so a
 // communication kernel that parks a few SMs on a flag reads 100 % on the first and a few

@@ -1,12 +1,12 @@
 #pragma once
-// The rings and trees NCCL builds on servers whose GPUs share an NVSwitch, as a model (B4):
-// every GPU order inside the server costs the same over NVSwitch, so what matters is where a
-// ring leaves and enters the server. Ring channel c enters each server at GPU c mod 8 and
-// leaves from the GPU before it, so successive channels use different NICs and together
-// spread the inter-server traffic over all of them. Trees: a chain inside each server and a
-// double binary tree across servers (Jeaugey, NCCL 2.4 blog, 2019): tree 1 mirrors tree 0, so a
-// server that is an inner node in one tree is a leaf in the other (exact for even counts).
-// GPUs are numbered globally: server h's GPU i is h·8 + i.
+// The rings and trees NCCL builds on servers whose GPUs share an NVSwitch, as a model
+// (nccl-topology): every GPU order inside the server costs the same over NVSwitch, so what matters
+// is where a ring leaves and enters the server. Ring channel c enters each server at GPU c mod 8
+// and leaves from the GPU before it, so successive channels use different NICs and together spread
+// the inter-server traffic over all of them. Trees: a chain inside each server and a double binary
+// tree across servers (Jeaugey, NCCL 2.4 blog, 2019): tree 1 mirrors tree 0, so a server that is an
+// inner node in one tree is a leaf in the other (exact for even counts). GPUs are numbered
+// globally: server h's GPU i is h·8 + i.
 #include <vector>
 
 namespace wb {

@@ -1,6 +1,6 @@
 #pragma once
-// An imported NCCL_DEBUG=INFO log drawn on servers (B4): the ranks placed on hosts by the
-// host names and CUDA devices the log prints, every ring channel as one route whose hops take
+// An imported NCCL_DEBUG=INFO log drawn on servers (nccl-topology): the ranks placed on hosts by
+// the host names and CUDA devices the log prints, every ring channel as one route whose hops take
 // the physical path of the transport NCCL chose for them (P2P over the NVSwitch, SHM through
 // host memory, NET with or without GPUDirect RDMA), and channel 0's tree.
 #include "frames/facts_frame.h"

@@ -42,7 +42,7 @@ struct SweepPoint {
     UtilisationSample fast; // over the whole run
 };
 
-struct B4Model {
+struct NcclTopologyModel {
     const GpuSpec* gpu = nullptr;
     int hosts = 2;
     int channels = 4;
@@ -68,7 +68,7 @@ const HardwareCatalogue& cat() {
 
 // ---- Step 1: what is in a server ----------------------------------------------------------
 
-NodeTopologyFrame serverFrame(const B4Model& m, double phaseS) {
+NodeTopologyFrame serverFrame(const NcclTopologyModel& m, double phaseS) {
     const NodeDiagram& d = m.server;
     NodeTopologyFrame f = d.frame();
     const NodeBandwidths& bw = d.bandwidths();
@@ -97,7 +97,7 @@ NodeTopologyFrame serverFrame(const B4Model& m, double phaseS) {
     return f;
 }
 
-FactsFrame linkFacts(const B4Model& m) {
+FactsFrame linkFacts(const NcclTopologyModel& m) {
     const NodeBandwidths& bw = m.server.bandwidths();
     const GpuSpec& g = *m.gpu;
     FactsFrame f;
@@ -121,7 +121,7 @@ FactsFrame linkFacts(const B4Model& m) {
 
 // ---- Steps 2–3: rings and trees ------------------------------------------------------------
 
-NodeTopologyFrame ringsFrame(const B4Model& m, double phaseS) {
+NodeTopologyFrame ringsFrame(const NcclTopologyModel& m, double phaseS) {
     NodeTopologyFrame f = m.cluster.frame();
     const int drawn = std::min<int>(static_cast<int>(m.rings.size()), kMaxDrawnChannels);
     for (int c = 0; c < drawn; ++c) {
@@ -148,7 +148,7 @@ NodeTopologyFrame ringsFrame(const B4Model& m, double phaseS) {
     return f;
 }
 
-FactsFrame ringFacts(const B4Model& m) {
+FactsFrame ringFacts(const NcclTopologyModel& m) {
     const NodeBandwidths& bw = m.cluster.bandwidths();
     const int n = m.hosts * NodeDiagram::kGpusPerHost;
     FactsFrame f;
@@ -182,7 +182,7 @@ NodeRoute treeRoute(std::vector<int> parts, int tree, std::string tip) {
     return r;
 }
 
-NodeTopologyFrame treesFrame(const B4Model& m, double phaseS) {
+NodeTopologyFrame treesFrame(const NcclTopologyModel& m, double phaseS) {
     NodeTopologyFrame f = m.cluster.frame();
     for (int tree = 0; tree < 2; ++tree) {
         // Each server's chain as one route, each server-to-server edge as another.
@@ -211,7 +211,7 @@ NodeTopologyFrame treesFrame(const B4Model& m, double phaseS) {
     return f;
 }
 
-FactsFrame treeFacts(const B4Model& m) {
+FactsFrame treeFacts(const NcclTopologyModel& m) {
     const int n = m.hosts * NodeDiagram::kGpusPerHost;
     FactsFrame f;
     f.title = "Trees vs rings, " + std::to_string(n) + " GPUs";
@@ -233,7 +233,7 @@ FactsFrame treeFacts(const B4Model& m) {
 
 // ---- Steps 4–5: GPUDirect RDMA vs the bounce ----------------------------------------------
 
-NodeTopologyFrame pathFrame(const B4Model& m, bool gpuDirect, double phaseS) {
+NodeTopologyFrame pathFrame(const NcclTopologyModel& m, bool gpuDirect, double phaseS) {
     const std::vector<RdmaPath>& paths = gpuDirect ? m.gdr : m.bounce;
     const SustainedRate& rate = gpuDirect ? m.gdrRate : m.bounceRate;
     NodeTopologyFrame f = m.server.frame();
@@ -264,7 +264,7 @@ NodeTopologyFrame pathFrame(const B4Model& m, bool gpuDirect, double phaseS) {
     return f;
 }
 
-FactsFrame pathFacts(const B4Model& m, bool aboutGpuDirect) {
+FactsFrame pathFacts(const NcclTopologyModel& m, bool aboutGpuDirect) {
     const RdmaPath& a = m.gdr.front();
     const RdmaPath& b = m.bounce.front();
     FactsFrame f;
@@ -297,7 +297,7 @@ FactsFrame pathFacts(const B4Model& m, bool aboutGpuDirect) {
 
 // ---- Steps 6–7: the GPU-Util trap ------------------------------------------------------------
 
-ScheduleFrame waitSchedule(const B4Model& m, double t) {
+ScheduleFrame waitSchedule(const NcclTopologyModel& m, double t) {
     ScheduleFrame f;
     f.title = "Two ranks per iteration: compute, then the all-reduce";
     f.categories = {"compute kernels", "NCCL kernel, waiting", "NCCL kernel, moving data"};
@@ -326,7 +326,7 @@ ScheduleFrame waitSchedule(const B4Model& m, double t) {
     return f;
 }
 
-ChartFrame samplesChart(const B4Model& m) {
+ChartFrame samplesChart(const NcclTopologyModel& m) {
     ChartFrame c;
     c.title = "nvidia-smi vs the SMs, per " + formatSi(m.sampleS, "s") + " sample";
     c.x = {"time (s)", false, 0, m.wait.endS};
@@ -348,7 +348,7 @@ ChartFrame samplesChart(const B4Model& m) {
     return c;
 }
 
-ChartFrame sweepChart(const B4Model& m) {
+ChartFrame sweepChart(const NcclTopologyModel& m) {
     ChartFrame c;
     c.title = "Rank 0 over the run as the other rank slows down";
     c.x = {"slow rank's extra compute per iteration (ms)", false, 0, m.sweepMaxS * 1e3};
@@ -378,7 +378,7 @@ ChartFrame sweepChart(const B4Model& m) {
     return c;
 }
 
-FactsFrame utilFacts(const B4Model& m) {
+FactsFrame utilFacts(const NcclTopologyModel& m) {
     const UtilisationSample fast = utilisationOver(m.wait.fast.kernels(), 0, m.wait.endS);
     const UtilisationSample slow = utilisationOver(m.wait.slow.kernels(), 0, m.wait.endS);
     FactsFrame f;
@@ -396,8 +396,8 @@ FactsFrame utilFacts(const B4Model& m) {
     return f;
 }
 
-std::shared_ptr<const B4Model> buildModel(const Params& p) {
-    auto m = std::make_shared<B4Model>();
+std::shared_ptr<const NcclTopologyModel> buildModel(const Params& p) {
+    auto m = std::make_shared<NcclTopologyModel>();
     m->gpu = cat().find(p.text("gpu"));
     m->hosts = static_cast<int>(p.integer("servers"));
     m->channels = static_cast<int>(p.integer("channels"));
@@ -490,7 +490,7 @@ std::vector<ParamSpec> NcclTopologyScenario::parameters() const {
 }
 
 Story NcclTopologyScenario::build(const Params& p, const ScenarioInputs& in) const {
-    const std::shared_ptr<const B4Model> m = buildModel(p);
+    const std::shared_ptr<const NcclTopologyModel> m = buildModel(p);
     Story story;
     story.provenance = "modeled on CPU: " + std::to_string(m->hosts) + " DGX-style server(s) of " +
                        m->gpu->name + " (bandwidths from the catalogue), NCCL rings/trees as " +

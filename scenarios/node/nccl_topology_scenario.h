@@ -1,5 +1,5 @@
 #pragma once
-// B4 "What does NCCL build inside a server, how does data reach the NIC, and why does
+// nccl-topology "What does NCCL build inside a server, how does data reach the NIC, and why does
 // nvidia-smi say 100 %?": an 8-GPU server's PCIe/NVSwitch/NIC topology; NCCL's rings and trees
 // over it (and those of the user's NCCL log, when one is open); GPUDirect RDMA vs a bounce
 // through host memory with the copies each makes; and a waiting rank whose GPU-Util reads

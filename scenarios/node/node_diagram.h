@@ -1,6 +1,6 @@
 #pragma once
-// An HGX/DGX-style 8-GPU server as a diagram (B4): two CPU sockets with their DRAM, four PCIe
-// switches each holding two GPUs and two 400 Gb/s NICs, all GPUs on one NVSwitch fabric, every
+// An HGX/DGX-style 8-GPU server as a diagram (nccl-topology): two CPU sockets with their DRAM, four
+// PCIe switches each holding two GPUs and two 400 Gb/s NICs, all GPUs on one NVSwitch fabric, every
 // NIC up to the network. Several servers sit side by side under one network bar. The class
 // places the parts on the diagram grid, names the links with their bandwidth from the hardware
 // catalogue, and answers "which part is GPU g of host h" so routes can be built from indices.

@@ -1,5 +1,5 @@
 #pragma once
-// How a GPU's data reaches the wire (B4): GPUDirect RDMA, where the NIC reads GPU memory
+// How a GPU's data reaches the wire (nccl-topology): GPUDirect RDMA, where the NIC reads GPU memory
 // through the PCIe switch they share, vs a bounce through host memory, where the GPU first
 // writes the data into a pinned host buffer and the NIC then reads it from there. The paths
 // are walked on a NodeDiagram, so the copies, the x16 links crossed, the host-memory traffic

@@ -1,6 +1,6 @@
 #pragma once
-// B3 "You have 1,024 GPUs in 8-GPU NVLink nodes. Where do TP, PP and DP go?": the cluster
-// with the layout's traffic on it, bytes and time per step on NVLink and on the network for
+// fabric-mapping "You have 1,024 GPUs in 8-GPU NVLink nodes. Where do TP, PP and DP go?": the
+// cluster with the layout's traffic on it, bytes and time per step on NVLink and on the network for
 // each strategy, the step with and without overlap, the TP-across-nodes mistake costed by
 // the same model, and the best layout found by searching every valid factorisation.
 #include "engine/scenario.h"

@@ -1,7 +1,7 @@
 #pragma once
-// The "best layout" search of B3: every TP × PP × DP factorisation of the cluster's GPUs that
-// the model allows (heads divide by TP, layers by PP, the global batch by micro-batch × DP),
-// in every rank order, costed by estimateStep; the fastest step wins (ties: the smaller TP,
+// The "best layout" search of fabric-mapping: every TP × PP × DP factorisation of the cluster's
+// GPUs that the model allows (heads divide by TP, layers by PP, the global batch by micro-batch ×
+// DP), in every rank order, costed by estimateStep; the fastest step wins (ties: the smaller TP,
 // then PP). Nothing is ranked by rule of thumb: "TP inside the node" falls out of the costs.
 #include "parallel/transformer_step.h"
 

@@ -1,9 +1,9 @@
 #pragma once
-// B2 "Compare DP, FSDP/ZeRO, TP, PP, SP/CP and EP": one training step of a small transformer
-// under each strategy as a Gantt chart on GPU 0's streams (or one row per pipeline stage),
-// every collective's kind, size and frequency from the model dimensions, the pipeline bubble
-// measured from the simulated schedules, and a comparison table generated from the same
-// timelines.
+// parallelism-strategies "Compare DP, FSDP/ZeRO, TP, PP, SP/CP and EP": one training step of a
+// small transformer under each strategy as a Gantt chart on GPU 0's streams (or one row per
+// pipeline stage), every collective's kind, size and frequency from the model dimensions, the
+// pipeline bubble measured from the simulated schedules, and a comparison table generated from the
+// same timelines.
 #include "engine/scenario.h"
 
 namespace wb {

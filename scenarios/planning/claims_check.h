@@ -1,8 +1,8 @@
 #pragma once
-// The resume walk (C7): a claims sheet about a training run, checked against the same models
-// the other lessons use: 6·N·D (trainingFlops), MFU (PaLM's definition, against the catalogue's
-// dense BF16 peak), ZeRO model states (memory_budget), Llama 3's interruption rate and storage
-// bandwidth. Every inconsistency is explained with the numbers that contradict it.
+// The resume walk (scale-fluency): a claims sheet about a training run, checked against the same
+// models the other lessons use: 6·N·D (trainingFlops), MFU (PaLM's definition, against the
+// catalogue's dense BF16 peak), ZeRO model states (memory_budget), Llama 3's interruption rate and
+// storage bandwidth. Every inconsistency is explained with the numbers that contradict it.
 //
 // Reference figures (FACTS.md):
 //  - best published MFU 56.3 % (Korthikanti et al. Table 5, 1T model on A100; §7); PaLM

@@ -1,5 +1,5 @@
 #pragma once
-// A discrete-event simulation of a GPU cluster scheduler (C5): nodes of 8 GPUs under leaf
+// A discrete-event simulation of a GPU cluster scheduler (scheduler): nodes of 8 GPUs under leaf
 // switches (ClusterTopology), a job queue replayed from a seeded trace, and four policies:
 //  - fifo: arrival order, stop at the first job that does not fit (head-of-line blocking),
 //    naive first-fit placement (the first node with room; a job larger than a node on the

@@ -1,5 +1,5 @@
 #pragma once
-// A seeded arrival trace of training jobs for the scheduler (C5): sizes in GPUs, durations,
+// A seeded arrival trace of training jobs for the scheduler (scheduler): sizes in GPUs, durations,
 // priorities, teams and checkpoint contracts. Every policy replays the same trace, so their
 // metrics differ only by the policy. The distributions are illustrative (not fitted to a
 // published trace): many small jobs and a few large ones, as in the Philly and Alibaba traces

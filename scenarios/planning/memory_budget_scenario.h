@@ -1,5 +1,5 @@
 #pragma once
-// C6 "Memory budget in bytes before any buzzword": per-GPU weights, gradients, optimizer
+// memory-budget "Memory budget in bytes before any buzzword": per-GPU weights, gradients, optimizer
 // state, activations and buffers of a model under a layout, stacked against the chosen GPU's
 // HBM; ZeRO's 7.5B / 64-GPU example (120 → 31.4 → 16.6 → 1.9 GB) reproduced; Korthikanti's
 // activation bytes under TP, SP and recomputation; and the least intrusive layouts that fit.

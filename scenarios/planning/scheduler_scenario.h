@@ -1,5 +1,5 @@
 #pragma once
-// C5 "Design a GPU cluster scheduler": one seeded arrival trace replayed under four policies
+// scheduler "Design a GPU cluster scheduler": one seeded arrival trace replayed under four policies
 // (FIFO first-fit, gang scheduling with backfill, topology-aware packing, preemption under
 // checkpoint contracts) by simulateCluster; each schedule as a Gantt per node, the allocated
 // and stranded GPUs over time from the model's samples, the lost work of preemptions, and the

@@ -1,9 +1,9 @@
 #pragma once
-// C2 "One component fails in a 16,384-GPU cluster. What stops?": the cluster drawn whole, a
-// failure chosen by kind and index (or by a click), its consequences revealed in order —
-// GPUs lost, parallel groups broken, the job stopped — the same failure under a layout aligned
-// with the failure domains and a misaligned one, and the single points of failure the
-// dependency graph (ClusterFailureModel) finds.
+// blast-radius "One component fails in a 16,384-GPU cluster. What stops?": the cluster drawn whole,
+// a failure chosen by kind and index (or by a click), its consequences revealed in order — GPUs
+// lost, parallel groups broken, the job stopped — the same failure under a layout aligned with the
+// failure domains and a misaligned one, and the single points of failure the dependency graph
+// (ClusterFailureModel) finds.
 #include "engine/scenario.h"
 #include "frames/cluster_map_frame.h"
 #include "reliability/cluster_failure_model.h"

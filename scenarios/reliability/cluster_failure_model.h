@@ -1,6 +1,6 @@
 #pragma once
-// Blast radius (C2): a training cluster as a graph of components that depend on each other,
-// and what one failure takes with it — GPUs, the parallel groups those GPUs belong to, the
+// Blast radius (blast-radius): a training cluster as a graph of components that depend on each
+// other, and what one failure takes with it — GPUs, the parallel groups those GPUs belong to, the
 // synchronous job.
 //
 // The default cluster is shaped after Llama 3's (FACTS.md §4.1), rounded where 16,384 GPUs

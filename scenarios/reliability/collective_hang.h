@@ -1,5 +1,5 @@
 #pragma once
-// The silent hang (C3): ranks issue the same sequence of collectives; one fault makes a
+// The silent hang (silent-hang): ranks issue the same sequence of collectives; one fault makes a
 // collective never complete, and every rank that entered it spins there forever.
 //
 // Matching follows NCCL: the k-th collective a rank calls on a communicator pairs with the

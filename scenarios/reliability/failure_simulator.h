@@ -1,6 +1,6 @@
 #pragma once
-// Monte Carlo of a synchronous training job (C1): every component failure stops the whole
-// job, which loses the work since its last checkpoint, restarts, and carries on.
+// Monte Carlo of a synchronous training job (failures-checkpoint): every component failure stops
+// the whole job, which loses the work since its last checkpoint, restarts, and carries on.
 //
 // The job runs `interval` seconds of work, writes a checkpoint for `checkpoint` seconds, and
 // repeats. A failure anywhere in that cycle loses the cycle so far (work and a partial

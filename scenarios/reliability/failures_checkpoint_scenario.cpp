@@ -82,7 +82,7 @@ Frames llamaFrames(double t) {
     return Frames{{c, f}};
 }
 
-struct C1Model {
+struct FailureCheckpointModel {
     JobConfig job;
     JobRun run;
     CheckpointSweep sweep;
@@ -98,7 +98,7 @@ double analyticGoodput(const JobConfig& j, double interval) {
     return 1.0 - expectedWaste(interval, j.checkpointS, j.mtbfS(), j.restartS);
 }
 
-Frames timelineFrames(const C1Model& m, double t) {
+Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     const double end = m.job.durationS;
     const double cursor = t * end;
     ScheduleFrame s;
@@ -190,7 +190,7 @@ Frames timelineFrames(const C1Model& m, double t) {
     return Frames{{s, w, f}};
 }
 
-Frames goodputFrames(const C1Model& m, double t) {
+Frames goodputFrames(const FailureCheckpointModel& m, double t) {
     const CheckpointSweep& sw = m.sweep;
     const int n = static_cast<int>(sw.points.size());
     const int shown = std::clamp(static_cast<int>(std::ceil(t * n)), 1, n);
@@ -263,7 +263,7 @@ Frames goodputFrames(const C1Model& m, double t) {
     return Frames{{c, f}};
 }
 
-Frames wasteFrames(const C1Model& m, double t) {
+Frames wasteFrames(const FailureCheckpointModel& m, double t) {
     const JobConfig& j = m.job;
     const double M = m.mtbfS;
     const double lo = m.sweep.points.front().intervalS, hi = m.sweep.points.back().intervalS;
@@ -314,7 +314,7 @@ Frames wasteFrames(const C1Model& m, double t) {
     return Frames{{c, f}};
 }
 
-Frames stragglerFrames(const C1Model& m, double t) {
+Frames stragglerFrames(const FailureCheckpointModel& m, double t) {
     // The detector sees the steps run so far: more steps, firmer medians.
     const int total = m.steps.steps;
     const int seen = std::clamp(static_cast<int>(std::ceil(t * total)), 3, total);
@@ -443,7 +443,7 @@ std::vector<ParamSpec> FailuresCheckpointScenario::parameters() const {
 }
 
 Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) const {
-    auto m = std::make_shared<C1Model>();
+    auto m = std::make_shared<FailureCheckpointModel>();
     m->gpus = static_cast<int>(p.integer("gpus"));
     m->gpuMtbfH = p.number("gpu-mtbf-h");
     m->seed = static_cast<std::uint64_t>(p.integer("seed"));

@@ -1,8 +1,8 @@
 #pragma once
-// C1 "A 16K-GPU job fails every three hours. How often should it checkpoint?": Llama 3's
-// interruption record, a Monte Carlo run of the synchronous job (runs, checkpoints, lost work,
-// restarts), goodput against the checkpoint interval with Young's and Daly's optima beside the
-// simulated one, and stragglers found by a robust outlier rule.
+// failures-checkpoint "A 16K-GPU job fails every three hours. How often should it checkpoint?":
+// Llama 3's interruption record, a Monte Carlo run of the synchronous job (runs, checkpoints, lost
+// work, restarts), goodput against the checkpoint interval with Young's and Daly's optima beside
+// the simulated one, and stragglers found by a robust outlier rule.
 #include "engine/scenario.h"
 #include "reliability/failure_simulator.h"
 

@@ -26,7 +26,7 @@ std::string callShort(const CollectiveCall& c) {
     return c.op + " " + formatBytes(static_cast<double>(c.bytes));
 }
 
-struct C3Model {
+struct SilentHangModel {
     HangSimulation sim;
     HangTriage triage;
     std::vector<double> startS; // when healthy ranks start call k
@@ -40,7 +40,7 @@ bool suspected(const std::vector<int>& suspects, int rank) {
 
 // One row per rank: its calls as the flight recorder has them; a call that never completes
 // spins to the end of the axis; a dead rank's row ends where its process did.
-ScheduleFrame timeline(const C3Model& m, const std::vector<int>& suspects, double t) {
+ScheduleFrame timeline(const SilentHangModel& m, const std::vector<int>& suspects, double t) {
     ScheduleFrame f;
     f.title = "Each rank's collectives (flight recorder, time laid out nominally)";
     // Palette order blue, orange, green, red: a dead process takes the red.
@@ -79,7 +79,8 @@ ScheduleFrame timeline(const C3Model& m, const std::vector<int>& suspects, doubl
 
 // One row per group of ranks whose last entry, GPU-Util and suspicion read the same: sixteen
 // identical rows would hide the one that differs, and 32 ranks would not fit the panel.
-FactsFrame recorders(const C3Model& m, const std::vector<int>& suspects, const std::string& title) {
+FactsFrame recorders(const SilentHangModel& m, const std::vector<int>& suspects,
+                     const std::string& title) {
     FactsFrame f;
     f.title = title;
     const HangConfig& c = m.sim.config;
@@ -123,7 +124,7 @@ FactsFrame recorders(const C3Model& m, const std::vector<int>& suspects, const s
     return f;
 }
 
-ChartFrame utilisation(const C3Model& m) {
+ChartFrame utilisation(const SilentHangModel& m) {
     ChartFrame c;
     c.title = "What nvidia-smi shows vs what the SMs do";
     const double n = static_cast<double>(m.sim.ranks.size());
@@ -193,7 +194,7 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
     c.faultAt = static_cast<int>(p.integer("fault-at"));
     c.channels = static_cast<int>(p.integer("channels"));
     const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
-    auto m = std::make_shared<C3Model>();
+    auto m = std::make_shared<SilentHangModel>();
     m->sim = simulateHang(c, seed); // validates the config
     m->triage = triageHang(m->sim.ranks);
     double s = 0;

@@ -1,7 +1,7 @@
 #pragma once
-// C3 "Every GPU shows 100 % and nothing progresses. Find the rank that hangs the job.": ranks
-// issue the same collectives; one injected fault (a dead rank, a skipped collective, a size or
-// order mismatch) leaves a collective that never completes. Every rank's flight recorder, the
+// silent-hang "Every GPU shows 100 % and nothing progresses. Find the rank that hangs the job.":
+// ranks issue the same collectives; one injected fault (a dead rank, a skipped collective, a size
+// or order mismatch) leaves a collective that never completes. Every rank's flight recorder, the
 // GPU-Util that NVML reports while the kernels spin, and the triage steps that narrow the
 // suspects from the recorders to the culprit.
 #include "engine/scenario.h"

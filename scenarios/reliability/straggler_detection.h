@@ -1,5 +1,6 @@
 #pragma once
-// Straggler detection (C1): per-rank step-time distributions and a robust outlier rule.
+// Straggler detection (failures-checkpoint): per-rank step-time distributions and a robust outlier
+// rule.
 //
 // A synchronous job steps at the pace of its slowest rank, so one slow GPU (thermal
 // throttling, a bad HBM stack, a noisy neighbour on the host) slows all of them. Each rank's

@@ -1,5 +1,5 @@
 #pragma once
-// A6 "Is this kernel compute- or memory-bound? Why is decode at batch 1 never
+// roofline "Is this kernel compute- or memory-bound? Why is decode at batch 1 never
 // compute-bound?": rooflines from the catalogue, reference kernels, and a decode point
 // that batching slides toward the ridge.
 #include "engine/scenario.h"

@@ -1,7 +1,7 @@
 #pragma once
 // A seeded generator of multi-rank PyTorch-profiler (Kineto) traces for the slowdown triage
-// (C4): one JSON text per rank, shaped like a data-parallel training job. Each step runs a
-// forward pass and a backward pass of transformer layers on the compute stream; gradient
+// (slowdown-triage): one JSON text per rank, shaped like a data-parallel training job. Each step
+// runs a forward pass and a backward pass of transformer layers on the compute stream; gradient
 // buckets are all-reduced on a second (NCCL) stream; the optimizer runs once every bucket is
 // reduced. Four cases: healthy (bucketed all-reduces overlap the backward pass), straggler
 // (one rank computes slower; the others wait inside the all-reduce), fabric (every

@@ -1,5 +1,5 @@
 #pragma once
-// Per-rank figures of the slowdown triage (C4), computed from the GPU activity of each
+// Per-rank figures of the slowdown triage (slowdown-triage), computed from the GPU activity of each
 // rank's trace. Definitions (all in µs of that rank's own clock, so clock skew between hosts
 // never matters):
 //   window     first to last GPU activity (kernels, memcpy, memset) of the rank

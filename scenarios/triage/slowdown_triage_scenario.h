@@ -1,6 +1,6 @@
 #pragma once
-// C4 "The silent slowdown (half speed, no error)": per-rank timelines of compute and NCCL
-// kernels, the per-rank figures (compute, comm, wait, overlap, idle) and a verdict computed
+// slowdown-triage "The silent slowdown (half speed, no error)": per-rank timelines of compute and
+// NCCL kernels, the per-rank figures (compute, comm, wait, overlap, idle) and a verdict computed
 // from them — on generated traces of four cases, and on the user's own Kineto files.
 #include "engine/scenario.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The verdict of the slowdown triage (C4) from the per-rank figures (rank_analysis.h).
+// The verdict of the slowdown triage (slowdown-triage) from the per-rank figures (rank_analysis.h).
 // Rules, checked in this order (thresholds are the constants in triage_verdict.cpp):
 //   straggler  (≥ 2 ranks, NCCL kernels present) the rank with the most compute time
 //              exceeds the median of the other ranks by more than 10 %, it waits least in

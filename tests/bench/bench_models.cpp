@@ -1,9 +1,10 @@
-// Model benchmarks: B3's best-layout search over a 4,096-GPU cluster (target under 100 ms);
-// C1's goodput Monte Carlo at Llama 3 scale (16,384 GPUs × 54 days × 1,000 trials, target
-// under 1 s on one core); C2's blast radius per click and its single-point-of-failure scan.
-// B5's fabric simulation, one animation frame (kFabricFrameS of fabric time) per iteration
-// (target under 4 ms). C5's scheduler simulation of 10,000 jobs under each policy (target
-// under 1 s). B6's MoE router, one frame of simulation = one training step of the gate over
+// Model benchmarks: the fabric-mapping lesson's best-layout search over a 4,096-GPU cluster (target
+// under 100 ms); the failures-checkpoint lesson's goodput Monte Carlo at Llama 3 scale (16,384 GPUs
+// × 54 days × 1,000 trials, target under 1 s on one core); the blast-radius lesson's blast radius
+// per click and its single-point-of-failure scan. the roce-vs-infiniband lesson's fabric
+// simulation, one animation frame (kFabricFrameS of fabric time) per iteration (target under 4 ms).
+// the scheduler lesson's scheduler simulation of 10,000 jobs under each policy (target under 1 s).
+// the moe-routing lesson's MoE router, one frame of simulation = one training step of the gate over
 // 512 tokens × 64 experts (target under 4 ms, so the view can step it every frame).
 #include "fabric/fabric_sim.h"
 #include "moe/moe_routing_sim.h"
@@ -60,7 +61,7 @@ void BM_Goodput_16kGpus_54Days_1000Trials(benchmark::State& state) {
     state.counters["failures_per_trial"] = s.failuresMean;
 }
 
-// One 54-day run with its full segment timeline (what the C1 view draws).
+// One 54-day run with its full segment timeline (what the failures-checkpoint view draws).
 void BM_GoodputTimeline_16kGpus_54Days(benchmark::State& state) {
     wb::clearVectorUpperState(); // the render benchmarks before may leave it set
     const wb::JobConfig c = llamaScaleJob();

@@ -200,14 +200,15 @@ void BM_Stage_RingStep(benchmark::State& state) {
     renderFrames(state, framesOf("ring-allreduce", 1, 0.5, "ranks", "16"));
 }
 
-// The B5 incast (RoCE with PFC, 8 senders, mid-run) as one FabricView filling the stage.
+// The roce-vs-infiniband incast (RoCE with PFC, 8 senders, mid-run) as one FabricView filling the
+// stage.
 void BM_FabricView_PfcIncast(benchmark::State& state) {
     const Frames frames = framesOf("roce-vs-infiniband", 1, 0.5);
     renderFrames(state, Frames{{frames.items.front()}});
 }
 
-// B4: two servers' parts, links and NCCL's rings with their packets, alone on the stage; and
-// the whole step (the view plus the per-channel bandwidth panel), frames computed once.
+// nccl-topology: two servers' parts, links and NCCL's rings with their packets, alone on the stage;
+// and the whole step (the view plus the per-channel bandwidth panel), frames computed once.
 void BM_NodeTopologyView_Rings(benchmark::State& state) {
     Frames f = framesOf("nccl-topology", 1, 0.5);
     f.items.resize(1);

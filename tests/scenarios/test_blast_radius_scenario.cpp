@@ -1,7 +1,8 @@
-// C2 blast radius: the map's GPU and component states agree with ClusterFailureModel::fail for
-// every component kind; consequences appear in order (GPUs lost, groups broken, job stopped);
-// an aligned layout damages fewer TP groups and replicas than a misaligned one for a node
-// failure; the single-points-of-failure table comes from the model; bad layouts are refused.
+// blast-radius blast radius: the map's GPU and component states agree with
+// ClusterFailureModel::fail for every component kind; consequences appear in order (GPUs lost,
+// groups broken, job stopped); an aligned layout damages fewer TP groups and replicas than a
+// misaligned one for a node failure; the single-points-of-failure table comes from the model; bad
+// layouts are refused.
 #include "reliability/blast_radius_scenario.h"
 #include "reliability/cluster_failure_model.h"
 #include "scenario_test_helpers.h"

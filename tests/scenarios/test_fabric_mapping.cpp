@@ -1,5 +1,5 @@
-// B3: a layout's traffic drawn on the cluster (rank coordinates, ring neighbours, flows inside
-// or across nodes, link utilisation), the TP-across-nodes mistake costed by the same model,
+// fabric-mapping: a layout's traffic drawn on the cluster (rank coordinates, ring neighbours, flows
+// inside or across nodes, link utilisation), the TP-across-nodes mistake costed by the same model,
 // and the best-layout search keeping TP inside the node for a dense model.
 #include "parallel/topology_frame_builder.h"
 #include "roofline/roofline_model.h"

@@ -1,7 +1,7 @@
-// The B5 incast simulation against what the mechanisms must do (FACTS.md §14): every packet
-// is accounted for at every step; InfiniBand's credits never drop and keep the receiver's
-// link full; RoCE without PFC pays go-back-N's price, predicted from the drop rate and the
-// round trip; PFC trades drops for pause frames that climb upstream and stall a victim flow;
+// The roce-vs-infiniband incast simulation against what the mechanisms must do (FACTS.md §14):
+// every packet is accounted for at every step; InfiniBand's credits never drop and keep the
+// receiver's link full; RoCE without PFC pays go-back-N's price, predicted from the drop rate and
+// the round trip; PFC trades drops for pause frames that climb upstream and stall a victim flow;
 // DCQCN cuts the pauses; a seed fixes the run; nonsense is refused.
 #include "calc/calc_models.h"
 #include "fabric/dcqcn_rate.h"

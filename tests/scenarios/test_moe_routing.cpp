@@ -1,5 +1,5 @@
-// Mixture of experts (B6, FACTS.md §8) against figures derived here, not read from the model:
-// Switch's capacity ⌈k·T/E·C⌉ from integer arithmetic, drops as the excess over capacity,
+// Mixture of experts (moe-routing, FACTS.md §8) against figures derived here, not read from the
+// model: Switch's capacity ⌈k·T/E·C⌉ from integer arithmetic, drops as the excess over capacity,
 // Zipf loads derived by hand, all-to-all bytes from T·k·h·b·(N−1)/N; the toy router collapses
 // without balancing and stays (or comes back) balanced with the aux loss or DeepSeek's bias,
 // under several seeds; every run is reproducible from its seed.

@@ -1,5 +1,5 @@
-// The moe-routing scenario (B6) against the models it draws: its own MoeRoutingSim runs with
-// the documented schedule (no balancing, then copies with the aux loss and the bias from step
+// The moe-routing scenario (moe-routing) against the models it draws: its own MoeRoutingSim runs
+// with the documented schedule (no balancing, then copies with the aux loss and the bias from step
 // S/2), Switch's capacity in integer arithmetic, drops as the excess over capacity, the
 // all-to-all of expertParallelAllToAll and the routers' servingBatch. Collapse and recovery
 // are checked as measured max-load fractions under several seeds.

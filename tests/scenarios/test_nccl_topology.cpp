@@ -1,5 +1,5 @@
-// B4 nccl-topology: the server diagram, modeled NCCL rings and trees, GPUDirect RDMA vs the
-// host bounce, NVML's GPU-Util against SM activity, an imported NCCL log drawn on servers, and
+// nccl-topology nccl-topology: the server diagram, modeled NCCL rings and trees, GPUDirect RDMA vs
+// the host bounce, NVML's GPU-Util against SM activity, an imported NCCL log drawn on servers, and
 // the scenario's frames against those models.
 #include "catalogue/hardware_catalogue.h"
 #include "collectives/collective_cost.h"

@@ -1,6 +1,6 @@
-// C6 memory-budget and C7 scale-fluency: ZeRO's Figure 1 numbers (7.5B on 64 GPUs: 120 /
-// 31.4 / 16.6 / 1.9 GB) in the frames of the default preset, the forced layout fits while the
-// layout just less intrusive does not, and the claims sheets: published runs pass, the
+// memory-budget memory-budget and scale-fluency scale-fluency: ZeRO's Figure 1 numbers (7.5B on 64
+// GPUs: 120 / 31.4 / 16.6 / 1.9 GB) in the frames of the default preset, the forced layout fits
+// while the layout just less intrusive does not, and the claims sheets: published runs pass, the
 // impossible one is flagged with its reason. Expectations come from the papers' formulas.
 #include "scenario_test_helpers.h"
 

@@ -1,7 +1,7 @@
-// The reliability models (C1–C3) against their sources and their own definitions: Young and
-// Daly against Daly's figure captions (FACTS.md §5), the Monte Carlo against Daly's full
-// model, Llama 3's Table 5 as published (FACTS.md §4.4), the straggler rule, blast radius
-// by formula from the cluster's shape, and the hang triage against every injected fault.
+// The reliability models (failures-checkpoint to silent-hang) against their sources and their own
+// definitions: Young and Daly against Daly's figure captions (FACTS.md §5), the Monte Carlo against
+// Daly's full model, Llama 3's Table 5 as published (FACTS.md §4.4), the straggler rule, blast
+// radius by formula from the cluster's shape, and the hang triage against every injected fault.
 #include "calc/calc_models.h"
 #include "reliability/checkpoint_interval.h"
 #include "reliability/cluster_failure_model.h"
@@ -392,7 +392,7 @@ private slots:
         QCOMPARE(model.dependenciesOf(model.id(ComponentKind::Rack, 5)).size(), std::size_t(2));
         QVERIFY(model.dependenciesOf(model.id(ComponentKind::Storage, 0)).empty());
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.dependentsOf(-1));
-        // A B3 topology (parallel/cluster_topology.h) gives its nodes and leaf size.
+        // A fabric-mapping topology (parallel/cluster_topology.h) gives its nodes and leaf size.
         ClusterTopology t;
         t.nodes = 2048;
         t.nodesPerLeaf = 2;

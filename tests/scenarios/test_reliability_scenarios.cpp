@@ -1,6 +1,7 @@
-// C1 failures-checkpoint and C3 silent-hang: the Llama 3 table as published, the job timeline
-// tiling the run with the simulator's lost work, Young's and Daly's optima where the formulas
-// put them, and the hang triage ending at the injected culprit with every waiting GPU at 100 %.
+// failures-checkpoint failures-checkpoint and silent-hang silent-hang: the Llama 3 table as
+// published, the job timeline tiling the run with the simulator's lost work, Young's and Daly's
+// optima where the formulas put them, and the hang triage ending at the injected culprit with every
+// waiting GPU at 100 %.
 #include "engine/scenario.h"
 #include "reliability/failures_checkpoint_scenario.h"
 #include "reliability/llama3_interruptions.h"

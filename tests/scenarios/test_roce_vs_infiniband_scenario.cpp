@@ -1,5 +1,5 @@
-// B5 roce-vs-infiniband: the frames say what the fabric model says. Each animated step's
-// FabricFrame equals a fresh FabricSim stepped frame by frame; InfiniBand never drops or
+// roce-vs-infiniband roce-vs-infiniband: the frames say what the fabric model says. Each animated
+// step's FabricFrame equals a fresh FabricSim stepped frame by frame; InfiniBand never drops or
 // pauses; PFC pauses T's uplink and holds the victim far below its fair share; the go-back-N
 // chart follows the one formula; the decision panel is recommendFabric's, reason by reason;
 // bad parameters are refused; build() stays interactive.

@@ -1,4 +1,4 @@
-// C5: the scheduler scenario draws what simulateCluster recorded. The Gantt per node never
+// scheduler: the scheduler scenario draws what simulateCluster recorded. The Gantt per node never
 // holds more GPUs than the cluster (or a node) has, and its GPU-hours are the model's
 // allocated GPU-hours; every policy replays the one trace; the metrics on screen are the
 // model's; preemption loses at most a contract's interval; bad parameters are refused.

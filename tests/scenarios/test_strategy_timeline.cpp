@@ -2,7 +2,7 @@
 // the papers' formulas (FACTS.md §6, §9): the simulated bubble equals (P−1)/(V·M) when sends
 // are free, GPipe holds M micro-batches and 1F1B at most P, DP/ZeRO move 2Ψ / 2Ψ / 3Ψ, TP
 // four b·s·h all-reduces per layer on the critical path, SP the same bytes, EP four
-// all-to-alls per layer; and the B2 scenario built from them.
+// all-to-alls per layer; and the parallelism-strategies scenario built from them.
 #include "collectives/collective_cost.h"
 #include "parallel/pipeline_schedule.h"
 #include "parallel/pipeline_simulator.h"

@@ -1,4 +1,4 @@
-// The slowdown triage (C4): the verdict on every generated case across seeds and rank
+// The slowdown triage (slowdown-triage): the verdict on every generated case across seeds and rank
 // counts, on HTA's real two-rank sample, and the per-rank figures against hand-computed
 // values on a small hand-written trace (tests/data/triage).
 #include "engine/imported_set.h"

@@ -25,7 +25,7 @@ ScheduleFrame sample() {
     f.endS = 6.0;
     ScheduleRow stage{"stage 0", {}, true};
     stage.bars.push_back({0.0, 1.0, ScheduleKind::Forward, "1", 0, "F1"});
-    stage.bars.push_back({3.0, 5.0, ScheduleKind::Backward, "1", 0, "B1"});
+    stage.bars.push_back({3.0, 5.0, ScheduleKind::Backward, "1", 0, "ring-allreduce"});
     ScheduleRow stream{"GPU 0", {}, false};
     stream.bars.push_back({0.0, 1.0, ScheduleKind::Forward, "", 0, ""});
     stream.bars.push_back({3.0, 6.0, ScheduleKind::Optimizer, "", 0, "wide"});
