@@ -117,7 +117,13 @@ LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus,
         out.latencyNs = ladder.latencyNs(l);
         out.bandwidthGBs = l.bandwidthBytesPerS / 1e9;
         out.latencyLabel = latencyText(ladder, l);
-        out.bandwidthLabel = bandwidthText(l);
+        // A link's two figures on two lines: the column is narrow, and a wrap must never
+        // split a unit ("GB/" | "s").
+        out.bandwidthLabel = l.bidirectionalBytesPerS > 0.0
+                                 ? fill("%1 per direction\n(%2 both)",
+                                        {formatSi(l.bandwidthBytesPerS, "B/s", 3),
+                                         formatSi(l.bidirectionalBytesPerS, "B/s", 3)})
+                                 : bandwidthText(l);
         out.source = l.latencySource;
         if (!l.bandwidthSource.empty() && l.bandwidthSource != l.latencySource)
             out.source += (out.source.empty() ? "" : "; ") + l.bandwidthSource;

@@ -165,14 +165,14 @@ ChartFrame latencyHidingChart(const GpuSpec& gpu, int ilp) {
     const double maxWarps = gpu.value("max_warps_per_sm");
     f.markers.push_back(
         {{double(kManyWarps), bytesInFlightProvided(kManyWarps, kBytesPerWarpLoad, 1)},
-         fill("%1 occupancy, ILP 1", {formatShare(kManyWarps / maxWarps)}),
+         fill("%1, ILP 1", {formatShare(kManyWarps / maxWarps)}),
          fill("%1 × 1 load × 128 B", {formatCount(kManyWarps, "warp", "warps")}),
          0,
          false,
          false});
     f.markers.push_back(
         {{double(kFewWarps), bytesInFlightProvided(kFewWarps, kBytesPerWarpLoad, ilp)},
-         fill("%1 occupancy, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
+         fill("%1, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
          fill("%1 × %2 × 128 B",
               {formatCount(kFewWarps, "warp", "warps"), formatCount(ilp, "load", "loads")}),
          2,
