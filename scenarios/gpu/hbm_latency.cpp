@@ -29,12 +29,13 @@ HbmLatency hbmLatency(const GpuSpec& gpu, const HardwareCatalogue& catalogue) {
     return l;
 }
 
+std::string assumedLatencyText(double lowNs, double highNs, double ns) {
+    return fill("%1–%2 (assumed %3)", {formatSignificant(lowNs, 3), formatSi(highNs * 1e-9, "s", 3),
+                                       formatSi(ns * 1e-9, "s", 3)});
+}
+
 std::string hbmLatencyText(const HbmLatency& l) {
-    if (!l.assumed)
-        return formatSi(l.ns * 1e-9, "s", 3);
-    return fill("%1–%2 (assumed %3)",
-                {formatSignificant(l.lowNs, 3), formatSi(l.highNs * 1e-9, "s", 3),
-                 formatSi(l.ns * 1e-9, "s", 3)});
+    return l.assumed ? assumedLatencyText(l.lowNs, l.highNs, l.ns) : formatSi(l.ns * 1e-9, "s", 3);
 }
 
 } // namespace wb

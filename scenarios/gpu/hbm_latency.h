@@ -24,7 +24,9 @@ struct HbmLatency {
 HbmLatency hbmLatency(const GpuSpec& gpu,
                       const HardwareCatalogue& catalogue = HardwareCatalogue::builtin());
 
-// "401 ns" for a measurement, "400–600 ns (assumed 500)" for a range: how slides show it.
+// "400–600 ns (assumed 500 ns)": a latency known only as a range, and the value assumed in it.
+std::string assumedLatencyText(double lowNs, double highNs, double ns);
+// "401 ns" for a measurement, assumedLatencyText for a range: how slides show it.
 std::string hbmLatencyText(const HbmLatency& latency);
 
 } // namespace wb

@@ -35,8 +35,7 @@ std::string nsText(double ns) {
 
 std::string latencyText(const MemoryLadder& ladder, const MemoryLevel& l) {
     if (l.latencyAssumed)
-        return fill("%1–%2 (assumed %3)", {formatSignificant(l.latencyLowNs, 3),
-                                           nsText(l.latencyHighNs), nsText(ladder.latencyNs(l))});
+        return assumedLatencyText(l.latencyLowNs, l.latencyHighNs, ladder.latencyNs(l));
     if (l.farLatencyCycles > 0.0)
         return fill("%1 near · %2 far",
                     {nsText(ladder.latencyNs(l)), nsText(ladder.farLatencyNs(l))});
@@ -46,13 +45,14 @@ std::string latencyText(const MemoryLadder& ladder, const MemoryLevel& l) {
                             nsText(ladder.latencyNs(l))});
 }
 
-std::string bandwidthText(const MemoryLevel& l) {
+// `between` separates a link's per-direction figure from its both-directions one.
+std::string bandwidthText(const MemoryLevel& l, std::string_view between = " ") {
     if (l.bandwidthBytesPerS <= 0.0)
         return "—";
     const std::string rate = formatSi(l.bandwidthBytesPerS, "B/s", 3);
     if (l.bidirectionalBytesPerS > 0.0)
-        return fill("%1 per direction (%2 both)",
-                    {rate, formatSi(l.bidirectionalBytesPerS, "B/s", 3)});
+        return fill("%1 per direction%2(%3 both)",
+                    {rate, between, formatSi(l.bidirectionalBytesPerS, "B/s", 3)});
     return l.bandwidthAssumed ? fill("%1 (assumed)", {rate}) : rate;
 }
 
@@ -119,11 +119,7 @@ LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus,
         out.latencyLabel = latencyText(ladder, l);
         // A link's two figures on two lines: the column is narrow, and a wrap must never
         // split a unit ("GB/" | "s").
-        out.bandwidthLabel = l.bidirectionalBytesPerS > 0.0
-                                 ? fill("%1 per direction\n(%2 both)",
-                                        {formatSi(l.bandwidthBytesPerS, "B/s", 3),
-                                         formatSi(l.bidirectionalBytesPerS, "B/s", 3)})
-                                 : bandwidthText(l);
+        out.bandwidthLabel = bandwidthText(l, "\n");
         out.source = l.latencySource;
         if (!l.bandwidthSource.empty() && l.bandwidthSource != l.latencySource)
             out.source += (out.source.empty() ? "" : "; ") + l.bandwidthSource;
@@ -299,7 +295,6 @@ BarChartFrame linkBars(const MemoryLadder& ladder) {
     BarChartFrame f;
     f.title = "Bandwidth per direction, and both directions as datasheets quote it";
     f.series = {"one direction", "the other direction"};
-    f.axisTitle = "B/s";
     f.unit = BarValueUnit::Plain;
     f.horizontal = true;
     for (const char* name : {"HBM", "NVLink peer", "PCIe host", "Network (NIC)"}) {
@@ -348,7 +343,7 @@ FactsFrame inFlightFacts(const InFlight& f, double sms) {
     out.rows.push_back({fill("per SM (÷ %1)", {formatSignificant(sms, 4)}),
                         formatBytes(f.neededPerSm), "", false});
     out.rows.push_back(
-        {"warps × loads per warp × 128 B",
+        {"warps × loads per warp × 128\u00a0B",
          fill("%1 × %2 × 128 B = %3",
               {std::to_string(f.warps), std::to_string(f.ilp), formatBytes(f.providedPerSm)}),
          "assumed: the warps and loads set in the parameters", false});
@@ -497,16 +492,16 @@ Story MemoryHierarchyScenario::build(const Params& p, const ScenarioInputs& in) 
         {fill("Little's law for %1", {focus}),
          share >= 1.0
              ? fill("To keep %1 busy, latency × bandwidth = %2 must be in flight, %3 per SM. %4 "
-                    "× %5 loads × 128 B = %6 covers it.",
+                    "× %5 × 128 B = %6 covers it.",
                     {focus, formatBytes(flight.needed), formatBytes(flight.neededPerSm),
-                     formatCount(warps, "warp", "warps"), std::to_string(ilp),
+                     formatCount(warps, "warp", "warps"), formatCount(ilp, "load", "loads"),
                      formatBytes(flight.providedPerSm)})
              : fill("To keep %1 busy, latency × bandwidth = %2 must be in flight, %3 per SM. %4 "
-                    "× %5 loads × 128 B = %6 is only %7 of it: %8 loads per warp would do.",
+                    "× %5 × 128 B = %6 is only %7 of it: %8 per warp would do.",
                     {focus, formatBytes(flight.needed), formatBytes(flight.neededPerSm),
-                     formatCount(warps, "warp", "warps"), std::to_string(ilp),
+                     formatCount(warps, "warp", "warps"), formatCount(ilp, "load", "loads"),
                      formatBytes(flight.providedPerSm), formatShare(share),
-                     std::to_string(flight.ilpNeeded)}),
+                     formatCount(flight.ilpNeeded, "load", "loads")}),
          3.0, [ladder, flight, sms](double) {
              return Frames{
                  {ladderFrame(*ladder, flight.level, &flight), inFlightFacts(flight, sms)}};

@@ -14,8 +14,8 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
     const double clockHz = gpu.value("vector_clock_ghz") * 1e9;
     auto src = [&](const char* field) { return cat.sourceLabel(gpu, field); };
 
-    const auto level = [&](std::string name, std::string scope, double capacity,
-                           std::string capacitySource) {
+    const auto makeLevel = [&](std::string name, std::string scope, double capacity,
+                               std::string capacitySource) {
         MemoryLevel l;
         l.name = std::move(name);
         l.scope = std::move(scope);
@@ -25,15 +25,15 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
         return l;
     };
     // Registers: 64K × 4 B per SM; operand delivery is not a memory bandwidth.
-    MemoryLevel regs = level("Registers", "per SM", gpu.value("registers_per_sm") * 4.0 * sms,
-                             src("registers_per_sm"));
+    MemoryLevel regs = makeLevel("Registers", "per SM", gpu.value("registers_per_sm") * 4.0 * sms,
+                                 src("registers_per_sm"));
     regs.latencyCycles = gpu.value("register_latency_cycles");
     regs.latencySource = src("register_latency_cycles");
     m_levels.push_back(regs);
     // Shared memory / L1: 32 banks × 4 B per clock per SM.
     MemoryLevel smem =
-        level("Shared memory / L1", "per SM", gpu.value("l1_shared_per_sm_kb") * 1024.0 * sms,
-              src("l1_shared_per_sm_kb"));
+        makeLevel("Shared memory / L1", "per SM", gpu.value("l1_shared_per_sm_kb") * 1024.0 * sms,
+                  src("l1_shared_per_sm_kb"));
     smem.latencyCycles = gpu.value("shared_latency_cycles");
     smem.latencySource = src("shared_latency_cycles");
     smem.bandwidthBytesPerS = 128.0 * sms * clockHz;
@@ -41,7 +41,7 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
     m_levels.push_back(smem);
     // L2: near and far partition, counted on the paper's GPU at its clock.
     MemoryLevel l2 =
-        level("L2 cache", "per GPU", gpu.value("l2_cache_mb") * 1e6, src("l2_cache_mb"));
+        makeLevel("L2 cache", "per GPU", gpu.value("l2_cache_mb") * 1e6, src("l2_cache_mb"));
     l2.latencyCycles = gpu.value("l2_latency_cycles");
     l2.farLatencyCycles = gpu.value("l2_far_latency_cycles");
     if (gpu.has("l2_latency_clock_ghz"))
@@ -56,7 +56,7 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
     m_levels.push_back(l2);
     // HBM: measured where a paper has this GPU, else assumed inside the published range.
     const HbmLatency hbmLat = hbmLatency(gpu, cat);
-    MemoryLevel hbm = level("HBM", "per GPU", gpu.value("memory_gb") * 1e9, src("memory_gb"));
+    MemoryLevel hbm = makeLevel("HBM", "per GPU", gpu.value("memory_gb") * 1e9, src("memory_gb"));
     hbm.latencyCycles = hbmLat.cycles;
     hbm.latencyLowNs = hbmLat.lowNs;
     hbm.latencyHighNs = hbmLat.highNs;
@@ -66,12 +66,12 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
     hbm.bandwidthSource = src("memory_bandwidth_gbs");
     m_levels.push_back(hbm);
     // Links: per direction, which is what one transfer can use; datasheets quote both.
-    MemoryLevel nvlink = level("NVLink peer", "per direction", 0.0, {});
+    MemoryLevel nvlink = makeLevel("NVLink peer", "per direction", 0.0, {});
     nvlink.bidirectionalBytesPerS = gpu.value("nvlink_bidirectional_gbs") * 1e9;
     nvlink.bandwidthBytesPerS = nvlink.bidirectionalBytesPerS / 2.0;
     nvlink.bandwidthSource = src("nvlink_bidirectional_gbs");
     m_levels.push_back(nvlink);
-    MemoryLevel pcie = level("PCIe host", "per direction", 0.0, {});
+    MemoryLevel pcie = makeLevel("PCIe host", "per direction", 0.0, {});
     pcie.bandwidthBytesPerS = gpu.value("pcie_per_direction_gbs") * 1e9;
     pcie.bandwidthSource = src("pcie_per_direction_gbs");
     if (gpu.has("pcie_bidirectional_gbs")) {
@@ -79,7 +79,7 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
         pcie.bandwidthSource += "; " + src("pcie_bidirectional_gbs");
     }
     m_levels.push_back(pcie);
-    MemoryLevel nic = level("Network (NIC)", "per direction", 0.0, {});
+    MemoryLevel nic = makeLevel("Network (NIC)", "per direction", 0.0, {});
     nic.bandwidthBytesPerS = gpu.value("nic_gbps") / 8.0 * 1e9;
     nic.bidirectionalBytesPerS = 2.0 * nic.bandwidthBytesPerS;
     nic.bandwidthSource = src("nic_gbps");
@@ -97,13 +97,16 @@ double MemoryLadder::clockGHz() const {
     return m_gpu->value("vector_clock_ghz");
 }
 
+double MemoryLadder::countedAtGHz(const MemoryLevel& level) const {
+    return level.latencyClockGHz > 0.0 ? level.latencyClockGHz : clockGHz();
+}
+
 double MemoryLadder::latencyNs(const MemoryLevel& level) const {
-    return level.latencyCycles / (level.latencyClockGHz > 0.0 ? level.latencyClockGHz : clockGHz());
+    return level.latencyCycles / countedAtGHz(level);
 }
 
 double MemoryLadder::farLatencyNs(const MemoryLevel& level) const {
-    return level.farLatencyCycles /
-           (level.latencyClockGHz > 0.0 ? level.latencyClockGHz : clockGHz());
+    return level.farLatencyCycles / countedAtGHz(level);
 }
 
 double MemoryLadder::modeledChaseLatencyCycles(double ws) const {

@@ -49,6 +49,8 @@ public:
     double modeledChaseLatencyCycles(double workingSetBytes) const;
 
 private:
+    double countedAtGHz(const MemoryLevel& level) const; // the clock its cycles were counted at
+
     const GpuSpec* m_gpu;
     const HardwareCatalogue* m_catalogue;
     std::vector<MemoryLevel> m_levels;

@@ -115,8 +115,7 @@ FactsFrame simFacts(const Timelines& t, int shown) {
     return f;
 }
 
-FactsFrame littleFacts(const GpuSpec& gpu, int ilp) {
-    const MemoryParallelism m = memoryParallelism(gpu);
+FactsFrame littleFacts(const GpuSpec& gpu, const MemoryParallelism& m, int ilp) {
     FactsFrame f;
     f.title = "Little's law on " + gpu.name;
     f.rows.push_back({"HBM latency",
@@ -140,8 +139,7 @@ FactsFrame littleFacts(const GpuSpec& gpu, int ilp) {
 
 // Bytes in flight per SM that warps (TLP) × independent loads (ILP) provide, against what
 // Little's law needs to keep HBM busy.
-ChartFrame latencyHidingChart(const GpuSpec& gpu, int ilp) {
-    const MemoryParallelism m = memoryParallelism(gpu);
+ChartFrame latencyHidingChart(const GpuSpec& gpu, const MemoryParallelism& m, int ilp) {
     ChartFrame f;
     f.title = "Bytes in flight per SM: warps × ILP × 128 B";
     f.x = ChartAxis{"resident warps per SM", false, 0.0, 64.0};
@@ -467,13 +465,14 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
     const int ilp = static_cast<int>(p.integer("ilp"));
     // One latency for the simulation, Little's law and the modeled bandwidth: the GPU's HBM
     // latency in cycles at its clock.
-    const int latency = static_cast<int>(std::lround(hbmLatency(gpu).cycles));
+    const MemoryParallelism mem = memoryParallelism(gpu);
+    const int latency = static_cast<int>(std::lround(mem.latencyCycles));
     auto sims = std::make_shared<const Timelines>(
         Timelines{WarpSchedulerSim(simConfig(1, 1, latency)),
                   WarpSchedulerSim(simConfig(kManyWarps, 1, latency)),
                   WarpSchedulerSim(simConfig(kFewWarps, ilp, latency))});
-    const FactsFrame little = littleFacts(gpu, ilp);
-    const ChartFrame hiding = latencyHidingChart(gpu, ilp);
+    const FactsFrame little = littleFacts(gpu, mem, ilp);
+    const ChartFrame hiding = latencyHidingChart(gpu, mem, ilp);
 
     // The bandwidth step replays a recording made on this GPU, else the modeled grid in the
     // same schema (only built when needed: it runs twenty simulations).
@@ -482,7 +481,6 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
         choice.trace ? std::move(*choice.trace) : modeledIlpOccupancy(gpu, latency);
     const ChartFrame measured = bandwidthChart(bandwidth, ilp);
 
-    const MemoryParallelism mem = memoryParallelism(gpu);
     const double maxWarps = gpu.value("max_warps_per_sm");
     const WarpSchedulerResult& one = sims->one.result();
     const WarpSchedulerResult& many = sims->many.result();
@@ -602,12 +600,13 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
             &Timelines::many, 1);
     const bool ilpKeepsUp = withIlp.steadyUtilization >= 0.95 * many.steadyUtilization;
     simStep(fill("%1 occupancy, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
-            fill(ilpKeepsUp ? "%1, each with %2 independent loads in flight, use %3 of the issue "
+            fill(ilpKeepsUp ? "%1, each with %2 in flight, use %3 of the issue "
                               "slots against %4 for %5: as busy with a third of the warps."
-                            : "%1, each with %2 independent loads in flight, use %3 of the issue "
+                            : "%1, each with %2 in flight, use %3 of the issue "
                               "slots against %4 for %5: too few loads in flight to keep up.",
-                 {fewWarps, std::to_string(ilp), formatShare(withIlp.steadyUtilization),
-                  formatShare(many.steadyUtilization), manyWarps}),
+                 {fewWarps, formatCount(ilp, "independent load", "independent loads"),
+                  formatShare(withIlp.steadyUtilization), formatShare(many.steadyUtilization),
+                  manyWarps}),
             &Timelines::ilp, 2);
     for (const ChartMarker& m : measured.markers)
         story.results.insert(story.results.end(),
