@@ -16,8 +16,9 @@ bool checkAnswer(const CheckQuestion& q, double typed) {
 Step& addWhiteboardStep(Story& story, std::string narration) {
     FactsFrame points;
     points.title = story.whiteboard.question;
+    points.layout = FactsLayout::Slide;
     for (const WhiteboardPoint& p : story.whiteboard.points)
-        points.rows.push_back({p.text, "", p.source, false});
+        points.rows.push_back({.label = p.text, .value = "", .source = p.source});
     Step step;
     step.title = kWhiteboardTitle;
     step.narration = std::move(narration);

@@ -14,9 +14,14 @@ struct FactRow {
     bool operator==(const FactRow&) const = default;
 };
 
+// Table: label, value and source per row, compact beside a picture. Slide: the rows are the
+// points of a spoken answer (the whiteboard step), numbered and as large as the stage allows.
+enum class FactsLayout { Table, Slide };
+
 struct FactsFrame {
     std::string title;
     std::vector<FactRow> rows;
+    FactsLayout layout = FactsLayout::Table;
     bool operator==(const FactsFrame&) const = default;
 };
 

@@ -12,25 +12,31 @@ namespace wb {
 namespace {
 
 constexpr double kSourceScale = 0.8; // source line relative to the value text
+// The whiteboard slide's points start at the slide's title size and its question a step above;
+// the gap between points grows to at most one line so the points stay one list, not islands.
+constexpr double kSlideTitleScale = 1.2;
+constexpr double kSlideMaxGapLines = 1.0;
 
 } // namespace
 
 FactsView::FactsView(QWidget* parent)
     : FrameView(parent) {}
 
-FactsView::Layout FactsView::layoutAt(const QRectF& bounds, double px) const {
+FactsView::Layout FactsView::layoutAt(const QRectF& bounds, double px, double gap) const {
     Layout l;
     l.px = px;
     l.pad = px * 0.6;
     const double left = bounds.left() + l.pad;
     const double width = std::max(1.0, bounds.width() - 2.0 * l.pad);
     double top = bounds.top() + l.pad;
-    l.title = wrapText(font(px * 1.15, true), QString::fromStdString(m_frame.title), width);
+    l.title = wrapText(font(px * (isSlide() ? kSlideTitleScale : 1.15), true),
+                       QString::fromStdString(m_frame.title), width);
     if (!l.title.empty()) {
         l.titleBox = QRectF(left, top, width, l.title.height());
-        top += l.title.height() + px * 0.5;
+        top += l.title.height() + px * (isSlide() ? 0.8 : 0.5);
     }
-    const double inset = px * 0.55;
+    // A slide's points hang from their numbers; a table's rows from a small indent.
+    const double inset = isSlide() ? px * 2.0 : px * 0.55;
     const double inner = std::max(1.0, width - 2.0 * inset);
     for (const FactRow& row : m_frame.rows) {
         RowLayout r;
@@ -45,7 +51,10 @@ FactsView::Layout FactsView::layoutAt(const QRectF& bounds, double px) const {
         r.labelBox = QRectF(left + inset, y, inner - valueW - px, r.label.height());
         r.valueBox = QRectF(left + inset + inner - valueW, y, valueW, r.value.height());
         r.sourceBox = QRectF(left + inset, y + lineH, inner, r.source.height());
-        const double h = px * 0.3 + lineH + r.source.height() + px * 0.35;
+        if (isSlide())
+            r.markerBox = QRectF(left + px * 0.1, y + (r.label.lineHeight - px * 1.4) / 2.0,
+                                 px * 1.4, px * 1.4);
+        const double h = px * 0.3 + lineH + r.source.height() + px * 0.35 + gap;
         r.band = QRectF(left, top, width, h);
         top += h;
         l.rows.push_back(std::move(r));
@@ -54,7 +63,29 @@ FactsView::Layout FactsView::layoutAt(const QRectF& bounds, double px) const {
     return l;
 }
 
+FactsView::Layout FactsView::slideLayoutFor(const QRectF& bounds) const {
+    // The largest size at which every point fits, from the title size down to the floor; the
+    // height left over spreads the points (up to a line apart) instead of pooling at the bottom.
+    double px = std::min(m_type.px(TextRole::Title), std::max(1.0, bounds.width() / 24.0));
+    px = std::max(px, m_type.floor());
+    Layout l = layoutAt(bounds, px);
+    while (l.bottom > bounds.bottom() && px > m_type.floor()) {
+        px = std::max(m_type.floor(), px * 0.95);
+        l = layoutAt(bounds, px);
+    }
+    if (l.bottom > bounds.bottom() || l.rows.empty())
+        return l;
+    const double spare = bounds.bottom() - l.bottom;
+    const double gap = std::min(spare / static_cast<double>(l.rows.size()), kSlideMaxGapLines * px);
+    return layoutAt(bounds, px, gap);
+}
+
 FactsView::Layout FactsView::layoutFor(const QRectF& bounds) const {
+    if (isSlide()) {
+        Layout l = slideLayoutFor(bounds);
+        if (l.bottom <= bounds.bottom())
+            return l;
+    }
     // The slide's body size, smaller while the rows do not fit, down to the floor and no
     // further: below it the table overflows (and the lint says so) rather than turn unreadable.
     double px = std::min(m_type.px(TextRole::Body), std::max(1.0, bounds.width() / 16.0));
@@ -119,6 +150,14 @@ void FactsView::paint(QPainter& painter, const QRectF& bounds) const {
     for (std::size_t i = 0; i < l.rows.size() && i < m_frame.rows.size(); ++i) {
         const FactRow& row = m_frame.rows[i];
         const RowLayout& r = l.rows[i];
+        if (!r.markerBox.isEmpty()) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(m_theme.accent);
+            painter.drawEllipse(r.markerBox);
+            painter.setPen(m_theme.background);
+            painter.setFont(font(l.px * 0.8, true));
+            painter.drawText(r.markerBox, Qt::AlignCenter, QString::number(i + 1));
+        }
         if (row.emphasis) {
             painter.fillRect(r.band, mixColors(m_theme.background, m_theme.accent,
                                                m_theme.isDark ? 0.16 : 0.09));
@@ -130,7 +169,7 @@ void FactsView::paint(QPainter& painter, const QRectF& bounds) const {
                     Qt::AlignRight | Qt::AlignTop);
         drawWrapped(painter, r.labelBox, r.label, m_theme.foreground);
         drawWrapped(painter, r.sourceBox, r.source, m_theme.muted);
-        if (i + 1 < l.rows.size()) {
+        if (i + 1 < l.rows.size() && !isSlide()) {
             painter.setPen(QPen(m_theme.grid, 1.0));
             painter.drawLine(QPointF(r.band.left(), r.band.bottom()),
                              QPointF(r.band.right(), r.band.bottom()));

@@ -1,7 +1,9 @@
 #pragma once
 // A compact table of the numbers a step is about: label, value and, in smaller muted type, where
 // the number comes from. Label, value and source wrap onto more lines; type gets smaller only
-// down to the slide's floor. Hovering a row shows its source.
+// down to the slide's floor. Hovering a row shows its source. A Slide-layout frame (the
+// whiteboard answer) numbers its rows and sets them as large as the area allows, spreading them
+// over its height, so the closing slide reads from the back of a room.
 #include "drawing/frame_view.h"
 #include "frames/facts_frame.h"
 #include "text/text_layout.h"
@@ -35,6 +37,7 @@ private:
         QRectF band;
         QRectF labelBox, valueBox, sourceBox;
         WrappedText label, value, source;
+        QRectF markerBox; // the point's number (Slide layout only)
     };
     struct Layout {
         double px = 12.0; // label and value size
@@ -47,8 +50,11 @@ private:
         QRectF moreBox;
         double bottom = 0.0;
     };
-    Layout layoutAt(const QRectF& bounds, double px) const;
+    // `gap`: extra space after each row (the Slide layout spreads its points with it).
+    Layout layoutAt(const QRectF& bounds, double px, double gap = 0.0) const;
     Layout layoutFor(const QRectF& bounds) const;
+    Layout slideLayoutFor(const QRectF& bounds) const;
+    bool isSlide() const { return m_frame.layout == FactsLayout::Slide; }
 };
 
 } // namespace wb
