@@ -1,6 +1,7 @@
 #include "collectives/ring_allreduce_sim.h"
 
 #include "collectives/collective_cost.h"
+#include "engine/seeded_random.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,12 +9,6 @@
 namespace wb {
 
 namespace {
-std::uint64_t splitmix(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 int mod(int a, int n) {
     return ((a % n) + n) % n;
 }
@@ -32,13 +27,13 @@ RingAllReduceSim::RingAllReduceSim(int ranks, double bytes, int elementsPerChunk
     const auto chunkLen = static_cast<size_t>(m_elements);
 
     // Each rank's input: N chunks of small integers, different on every rank.
-    std::uint64_t state = seed;
+    SeededRandom draw(seed);
     m_buffers.assign(static_cast<size_t>(n),
                      std::vector<std::int64_t>(chunkLen * static_cast<size_t>(n)));
     m_expected.assign(chunkLen * static_cast<size_t>(n), 0);
     for (auto& buf : m_buffers) {
         for (size_t i = 0; i < buf.size(); ++i) {
-            buf[i] = static_cast<std::int64_t>(splitmix(state) % 1000);
+            buf[i] = static_cast<std::int64_t>(draw.below(1000));
             m_expected[i] += buf[i];
         }
     }

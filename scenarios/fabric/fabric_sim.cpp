@@ -127,10 +127,6 @@ int FabricSim::roundTripSlots(int flow) const {
     return 2 * m_flows.at(toIndex(flow)).returnDelay;
 }
 
-double FabricSim::uniform() {
-    return static_cast<double>(m_rng() >> 11) * 0x1.0p-53;
-}
-
 void FabricSim::schedule(int delay, Ctrl c) {
     m_calendar[static_cast<std::size_t>(m_slot + delay) % m_calendar.size()].push_back(c);
 }
@@ -302,7 +298,7 @@ void FabricSim::arrive(int linkIndex, Packet p) {
             const double mark = queue > d.kmaxBytes
                                     ? 1.0
                                     : (queue - d.kminBytes) / (d.kmaxBytes - d.kminBytes) * d.pmax;
-            if (uniform() < mark) {
+            if (m_rng.uniform() < mark) {
                 p.ecn = true;
                 ++m_counters.ecnMarks;
                 event(FabricEventKind::EcnMark, next, p.flow);
@@ -321,7 +317,7 @@ void FabricSim::arrive(int linkIndex, Packet p) {
 }
 
 void FabricSim::receive(Flow& f, int flowIndex, const Packet& p) {
-    if (m_config.dropRate > 0 && uniform() < m_config.dropRate) {
+    if (m_config.dropRate > 0 && m_rng.uniform() < m_config.dropRate) {
         ++m_counters.corrupted;
         event(FabricEventKind::Corrupted, f.path.back(), flowIndex);
         return;

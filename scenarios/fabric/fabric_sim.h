@@ -20,14 +20,14 @@
 //  - Both: the RC transport is go-back-N: the receiver discards packets after a gap and sends
 //    one NAK; the sender rewinds and resends everything from the lost packet (Guo et al.
 //    SIGCOMM '16, as cited in FACTS.md §14); a timeout rewinds to the last ACK.
-// Randomness (ECN marking, injected loss) comes from std::mt19937_64 through our own
-// uniform, so a seed gives the same run with any standard library.
+// Randomness (ECN marking, injected loss) comes from SeededRandom's uniform, so a seed gives
+// the same run with any standard library.
+#include "engine/seeded_random.h"
 #include "fabric/dcqcn_rate.h"
 #include "fabric/fabric_config.h"
 
 #include <cstdint>
 #include <deque>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -212,7 +212,6 @@ private:
     void rewind(Flow& f, int flowIndex, std::int64_t psn, bool timeout);
     long long countInNetwork() const;
     void event(FabricEventKind k, int link, int flow, long long packets = 1);
-    double uniform();
     int pauseDepthOf(int link) const;
 
     FabricConfig m_config;
@@ -233,7 +232,7 @@ private:
     std::int64_t m_slot = 0;
     double m_targetS = 0;
     int m_switchS = 0;
-    std::mt19937_64 m_rng;
+    SeededRandom m_rng;
     FabricCounters m_counters;
     FabricStepStats m_step;
     std::vector<std::int32_t> m_latencies; // ring of the last kLatencyRing delivery latencies

@@ -1,8 +1,9 @@
 #include "gpu/simt_interpreter.h"
 
+#include "engine/seeded_random.h"
+
 #include <algorithm>
 #include <bit>
-#include <random>
 #include <stdexcept>
 
 namespace wb {
@@ -84,13 +85,14 @@ SimtInterpreter::SimtInterpreter(SimtConfig config)
         break;
     case BranchKind::Data: {
         // A lane takes the then-path when its value falls below p × range, so p = 0 and
-        // p = 1 are exactly uniform. mt19937_64's output is fixed by the standard.
-        // Thread t of the block draws the t-th number, as the kernel's data array holds it:
-        // warp w's lanes take draws 32w … 32w + 31.
-        std::mt19937_64 rng(m_config.seed);
+        // p = 1 are exactly uniform. The values are raw mt19937_64 draws modulo the range,
+        // as the kernel's host code fills its data array (divergence_reference), not below():
+        // thread t of the block draws the t-th number, so warp w's lanes take draws
+        // 32w … 32w + 31.
+        SeededRandom rng(m_config.seed);
         rng.discard(static_cast<unsigned long long>(m_config.warp) * kWarpSize);
         for (auto& d : m_data)
-            d = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(kDataRange));
+            d = static_cast<std::int64_t>(rng.next() % static_cast<std::uint64_t>(kDataRange));
         const auto threshold =
             static_cast<std::int64_t>(m_config.p * static_cast<double>(kDataRange) + 0.5);
         m_condition = "data < " + std::to_string(threshold);

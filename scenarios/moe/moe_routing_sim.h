@@ -26,9 +26,9 @@
 // with the defaults.
 // Capacity: with capacity factor C > 0 each expert keeps its first ⌈k·T/E·C⌉ assignments in
 // token order; the rest are dropped (no output, no gradient, no training of the expert).
+#include "engine/seeded_random.h"
 #include "engine/to_index.h"
 #include "moe/capacity_dispatcher.h"
-#include "moe/seeded_random.h"
 
 #include <cstdint>
 #include <optional>

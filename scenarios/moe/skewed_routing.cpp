@@ -1,6 +1,6 @@
 #include "moe/skewed_routing.h"
 
-#include "moe/seeded_random.h"
+#include "engine/seeded_random.h"
 
 #include <algorithm>
 #include <cmath>

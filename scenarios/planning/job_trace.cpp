@@ -1,35 +1,25 @@
 #include "planning/job_trace.h"
 
+#include "engine/seeded_random.h"
+
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <stdexcept>
 
 namespace wb {
 
 namespace {
 
-// mt19937_64's output sequence is fixed by the standard; the std distributions are not, so
-// the conversions to numbers are written here and the trace is the same on every compiler.
-class Draw {
-public:
-    explicit Draw(std::uint64_t seed)
-        : m_engine(seed) {}
-    double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; } // [0, 1)
-    double exponential(double mean) { return -mean * std::log1p(-uniform()); }
-    template <std::size_t N> int weighted(const double (&weights)[N]) {
-        double u = uniform() * 100.0;
-        for (std::size_t i = 0; i < N; ++i) {
-            if (u < weights[i])
-                return static_cast<int>(i);
-            u -= weights[i];
-        }
-        return static_cast<int>(N - 1);
+// Index i with probability weights[i] / 100 (the weights add up to 100), from one uniform draw.
+template <std::size_t N> int weighted(SeededRandom& draw, const double (&weights)[N]) {
+    double u = draw.uniform() * 100.0;
+    for (std::size_t i = 0; i < N; ++i) {
+        if (u < weights[i])
+            return static_cast<int>(i);
+        u -= weights[i];
     }
-
-private:
-    std::mt19937_64 m_engine;
-};
+    return static_cast<int>(N - 1);
+}
 
 } // namespace
 
@@ -42,7 +32,7 @@ std::vector<Job> generateJobTrace(const JobTraceConfig& c) {
         throw std::invalid_argument("load must be in (0, 10]");
     if (c.teams < 1)
         throw std::invalid_argument("teams must be at least 1");
-    Draw draw(c.seed);
+    SeededRandom draw(c.seed);
     constexpr double sizeWeights[] = {30, 15, 15, 20, 10, 6, 4};
     constexpr double priorityWeights[] = {60, 30, 10};
     constexpr double intervals[] = {0.5, 1.0, 2.0};
@@ -52,9 +42,9 @@ std::vector<Job> generateJobTrace(const JobTraceConfig& c) {
     for (int i = 0; i < c.jobs; ++i) {
         Job& j = jobs[static_cast<std::size_t>(i)];
         j.id = i;
-        j.gpus = std::min(1 << draw.weighted(sizeWeights), c.clusterGpus);
+        j.gpus = std::min(1 << weighted(draw, sizeWeights), c.clusterGpus);
         j.durationH = shortest * std::pow(longest / shortest, draw.uniform());
-        j.priority = draw.weighted(priorityWeights);
+        j.priority = weighted(draw, priorityWeights);
         j.team = std::min(static_cast<int>(draw.uniform() * c.teams), c.teams - 1);
         j.checkpointIntervalH = intervals[std::min(static_cast<int>(draw.uniform() * 3), 2)];
         gpuHours += j.gpus * j.durationH;
@@ -64,7 +54,7 @@ std::vector<Job> generateJobTrace(const JobTraceConfig& c) {
     double t = 0.0;
     for (Job& j : jobs) {
         j.arrivalH = t;
-        t += draw.exponential(meanGapH);
+        t += meanGapH * draw.exponential(1.0);
     }
     return jobs;
 }

@@ -1,8 +1,8 @@
 #include "reliability/collective_hang.h"
 
 #include "engine/number_format.h"
+#include "engine/seeded_random.h"
 #include "reliability/argument_checks.h"
-#include "reliability/reliability_random.h"
 
 #include <algorithm>
 #include <map>
@@ -84,12 +84,12 @@ std::string ranksWord(std::size_t n) {
 
 HangSimulation simulateHang(const HangConfig& c, std::uint64_t seed) {
     c.validate();
-    std::mt19937_64 g(seed);
+    SeededRandom g(seed);
     static const char* ops[] = {"allreduce", "allgather", "reducescatter", "broadcast"};
     auto draw = [&] {
         CollectiveCall call;
-        call.op = ops[g() % 4];
-        call.bytes = 1'000'000LL << (g() % 9); // 1 MB … 256 MB, gradient-bucket sizes
+        call.op = ops[g.next() % 4];
+        call.bytes = 1'000'000LL << (g.next() % 9); // 1 MB … 256 MB, gradient-bucket sizes
         return call;
     };
     HangSimulation sim;

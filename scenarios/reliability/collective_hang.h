@@ -70,7 +70,7 @@ struct HangSimulation {
     int stuckSeq = -1; // the first sequence number that never completed
 };
 
-// Builds the program from the seed (mt19937_64; ops and sizes drawn so neighbours differ),
+// Builds the program from the seed (SeededRandom; ops and sizes drawn so neighbours differ),
 // applies the fault to the culprit and runs the matching. Same config and seed, same result.
 HangSimulation simulateHang(const HangConfig& c, std::uint64_t seed);
 

@@ -1,8 +1,8 @@
 #include "reliability/failure_simulator.h"
 
+#include "engine/seeded_random.h"
 #include "reliability/argument_checks.h"
 #include "reliability/checkpoint_interval.h"
-#include "reliability/reliability_random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,8 +49,8 @@ namespace {
 
 // Which source failed: each with probability rate/total (one uniform draw, always taken so
 // that keeping segments or not never changes the random stream).
-const std::string& causeOf(const JobConfig& c, double totalPerHour, std::mt19937_64& g) {
-    double pick = uniform01(g) * totalPerHour;
+const std::string& causeOf(const JobConfig& c, double totalPerHour, SeededRandom& g) {
+    double pick = g.uniform() * totalPerHour;
     for (const FailureSource& s : c.sources) {
         pick -= s.ratePerHour();
         if (pick < 0)
@@ -63,7 +63,7 @@ const std::string& causeOf(const JobConfig& c, double totalPerHour, std::mt19937
 
 JobRun simulateJob(const JobConfig& c, std::uint64_t seed, bool keepSegments) {
     c.validate();
-    std::mt19937_64 g(seed);
+    SeededRandom g(seed);
     const double rate = c.failureRatePerS();
     const double totalPerHour = rate * 3600.0;
     const double end = c.durationS;
@@ -80,7 +80,7 @@ JobRun simulateJob(const JobConfig& c, std::uint64_t seed, bool keepSegments) {
     static const std::string none;
     double t = 0;
     // Memoryless: the next failure drawn once stays valid across completed cycles.
-    double nextFail = exponential(g, rate);
+    double nextFail = g.exponential(rate);
     while (t < end) {
         // Whole cycles that finish before the next failure and before the end, at once.
         const double horizon = std::min(nextFail, end);
@@ -113,7 +113,7 @@ JobRun simulateJob(const JobConfig& c, std::uint64_t seed, bool keepSegments) {
         t = nextFail;
         // Restart; a failure during it starts it over.
         for (;;) {
-            nextFail = t + exponential(g, rate);
+            nextFail = t + g.exponential(rate);
             const double done = t + c.restartS;
             if (nextFail >= done || done >= end) {
                 emit(SegmentKind::Restart, t, std::min(done, end), cause);

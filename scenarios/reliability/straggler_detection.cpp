@@ -1,8 +1,8 @@
 #include "reliability/straggler_detection.h"
 
 #include "engine/number_format.h"
+#include "engine/seeded_random.h"
 #include "reliability/argument_checks.h"
-#include "reliability/reliability_random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,18 +49,18 @@ std::vector<InjectedStraggler> parseStragglers(const std::string& text) {
 
 std::vector<std::vector<double>> generateStepTimes(const StepTimeConfig& c, std::uint64_t seed) {
     c.validate();
-    std::mt19937_64 g(seed);
+    SeededRandom g(seed);
     std::vector<double> factor(static_cast<std::size_t>(c.ranks), 1.0);
     for (const InjectedStraggler& s : c.stragglers)
         factor[static_cast<std::size_t>(s.rank)] *= s.slowdown;
     std::vector<std::vector<double>> times(static_cast<std::size_t>(c.ranks));
     for (std::size_t r = 0; r < times.size(); ++r) {
         // Half the jitter is the rank's own steady offset, half varies step to step.
-        const double offset = 1.0 + 0.5 * c.jitter * standardNormal(g);
+        const double offset = 1.0 + 0.5 * c.jitter * g.normal();
         auto& row = times[r];
         row.resize(static_cast<std::size_t>(c.steps));
         for (double& t : row) {
-            const double noise = 1.0 + c.jitter * standardNormal(g);
+            const double noise = 1.0 + c.jitter * g.normal();
             // A step never takes less than a tenth of the nominal time, even in the tails.
             t = c.stepS * factor[r] * std::max(0.1, offset * noise);
         }

@@ -35,7 +35,7 @@ struct StepTimeConfig {
 // std::invalid_argument naming the item.
 std::vector<InjectedStraggler> parseStragglers(const std::string& text);
 
-// times[rank][step], seeded (mt19937_64 with the library's own normal draws): the same seed
+// times[rank][step], seeded (SeededRandom's hand-written normal draws): the same seed
 // gives the same times everywhere. Every rank has its own small speed offset (silicon
 // lottery) plus per-step noise; injected stragglers are multiplied by their slowdown.
 std::vector<std::vector<double>> generateStepTimes(const StepTimeConfig& c, std::uint64_t seed);

@@ -1,12 +1,12 @@
 #include "triage/kineto_trace_generator.h"
 
 #include "collectives/collective_cost.h"
+#include "engine/seeded_random.h"
 #include "import/byte_source.h"
 #include "import/importers.h"
 
 #include <algorithm>
 #include <array>
-#include <random>
 #include <stdexcept>
 
 namespace wb {
@@ -91,17 +91,10 @@ constexpr std::int64_t kComputeStream = 7;
 constexpr std::int64_t kCommStream = 13;
 constexpr std::int64_t kBaseNs = 1'700'000'000'000'000'000LL; // a 2023 epoch time, like Kineto
 
-// Portable uniform doubles (std's distributions differ between standard libraries).
-class Random {
-public:
-    explicit Random(std::uint64_t seed)
-        : m_engine(seed) {}
-    double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
-    double around(double spread) { return 1.0 + spread * (2.0 * uniform() - 1.0); }
-
-private:
-    std::mt19937_64 m_engine;
-};
+// 1 ± spread, uniformly: a kernel's or a rank's wobble around its nominal speed.
+double around(SeededRandom& rng, double spread) {
+    return 1.0 + spread * (2.0 * rng.uniform() - 1.0);
+}
 
 std::int64_t ns(double us) {
     return static_cast<std::int64_t>(us * 1000.0 + 0.5);
@@ -147,11 +140,11 @@ struct RankTimeline {
 };
 
 // Runs `specs` back to back on the compute stream from rank.clockNs.
-void runKernels(RankTimeline& rank, Random& rng, const KernelSpec* specs, std::size_t count) {
+void runKernels(RankTimeline& rank, SeededRandom& rng, const KernelSpec* specs, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) {
         const KernelSpec& k = specs[i];
         rank.clockNs += ns(2.0 + 4.0 * rng.uniform()); // launch gap
-        const std::int64_t dur = ns(k.baseUs * rank.computeFactor * rng.around(0.03));
+        const std::int64_t dur = ns(k.baseUs * rank.computeFactor * around(rng, 0.03));
         rank.kernels.push_back({k.name, rank.clockNs, dur, kComputeStream, k.grid});
         rank.clockNs += dur;
     }
@@ -276,12 +269,12 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
     if (c.ranks < 1 || c.steps < 1 || c.layers < 1 || c.layersPerBucket < 1)
         throw std::invalid_argument("trace generator: ranks, steps and layers must be ≥ 1");
     const auto caseIndex = static_cast<unsigned>(c.triageCase);
-    Random rng(c.seed * std::uint64_t{0x9E3779B97F4A7C15} + caseIndex + 1u);
+    SeededRandom rng(c.seed * std::uint64_t{0x9E3779B97F4A7C15} + caseIndex + 1u);
     const int n = c.ranks;
     std::vector<RankTimeline> ranks(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) {
         RankTimeline& rank = ranks[static_cast<std::size_t>(r)];
-        rank.computeFactor = rng.around(0.02);
+        rank.computeFactor = around(rng, 0.02);
         if (c.triageCase == TriageCase::Straggler && r == c.stragglerRank)
             rank.computeFactor *= c.stragglerSlowdown;
         rank.skewNs = kBaseNs + ns(3000.0 * (2.0 * rng.uniform() - 1.0));
@@ -325,7 +318,7 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
                     enter[static_cast<std::size_t>(r)] = e;
                     last = std::max(last, e);
                 }
-                const std::int64_t end = last + ns(transferS * 1e6 * fabric * rng.around(0.04));
+                const std::int64_t end = last + ns(transferS * 1e6 * fabric * around(rng, 0.04));
                 for (int r = 0; r < n; ++r) {
                     RankTimeline& rank = ranks[static_cast<std::size_t>(r)];
                     const std::int64_t e = enter[static_cast<std::size_t>(r)];

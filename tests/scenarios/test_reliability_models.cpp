@@ -3,12 +3,12 @@
 // Daly's full model, Llama 3's Table 5 as published (FACTS.md §4.4), the straggler rule, blast
 // radius by formula from the cluster's shape, and the hang triage against every injected fault.
 #include "calc/calc_models.h"
+#include "engine/seeded_random.h"
 #include "reliability/checkpoint_interval.h"
 #include "reliability/cluster_failure_model.h"
 #include "reliability/collective_hang.h"
 #include "reliability/failure_simulator.h"
 #include "reliability/llama3_interruptions.h"
-#include "reliability/reliability_random.h"
 #include "reliability/straggler_detection.h"
 #include "scenario_test_helpers.h"
 
