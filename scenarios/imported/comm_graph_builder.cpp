@@ -1,5 +1,6 @@
 #include "imported/comm_graph_builder.h"
 
+#include "engine/sentence.h"
 #include "imported/ncu_kernels.h"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ std::vector<int> ringCycle(const NcclRing& ring) {
 }
 
 std::string channelText(int channel) {
-    return "channel " + std::to_string(channel);
+    return fill("channel %1", {std::to_string(channel)});
 }
 
 int rankCount(const NcclLogData& log) {
@@ -56,25 +57,29 @@ CommGraphFrame commGraphFrame(const NcclLogData& log, const std::string& path) {
     CommGraphFrame f;
     const std::string file = fileNameOf(path);
     const int n = rankCount(log);
-    f.title = "NCCL rings and trees · " + std::to_string(n) + " ranks · " + file;
+    f.title = fill("NCCL rings and trees · %1 ranks · %2", {std::to_string(n), file});
     f.channels = log.channels;
     for (int r = 0; r < n; ++r) {
         CommGraphNode node;
         node.rank = r;
-        node.label = "rank " + std::to_string(r);
-        node.tip = node.label;
+        node.label = fill("rank %1", {std::to_string(r)});
+        // Only what the log says goes in, so a field it lacks leaves no empty " · " part.
+        std::vector<std::string> parts = {node.label};
         for (const auto& c : log.comms) {
             if (c.rank != r)
                 continue;
             if (!c.host.empty())
-                node.tip += " · host " + c.host;
+                parts.push_back(fill("host %1", {c.host}));
             if (c.cudaDev >= 0)
-                node.tip += " · cudaDev " + std::to_string(c.cudaDev);
+                parts.push_back(fill("cudaDev %1", {std::to_string(c.cudaDev)}));
             if (!c.busId.empty())
-                node.tip += " · busId " + c.busId;
+                parts.push_back(fill("busId %1", {c.busId}));
             break;
         }
-        node.tip += " (" + file + ")";
+        std::string said;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            said.append(i ? " · " : "").append(parts[i]);
+        node.tip = fill("%1 (%2)", {said, file});
         f.nodes.push_back(std::move(node));
     }
 
@@ -95,10 +100,10 @@ CommGraphFrame commGraphFrame(const NcclLogData& log, const std::string& path) {
         const auto it = via.find({channel, from, to});
         e.transport = it != via.end() ? it->second->transport : std::string{};
         e.colorIndex = transports.of(e.transport.empty() ? "not in the log" : e.transport);
-        e.tip = "ring, " + channelText(channel) + ": rank " + std::to_string(from) + " → rank " +
-                std::to_string(to) + " via " +
-                (it != via.end() ? it->second->via : std::string("(transport not in the log)")) +
-                " (" + file + ")";
+        e.tip = fill("ring, %1: rank %2 → rank %3 via %4 (%5)",
+                     {channelText(channel), std::to_string(from), std::to_string(to),
+                      it != via.end() ? it->second->via : std::string("(transport not in the log)"),
+                      file});
         f.edges.push_back(std::move(e));
     };
     for (const auto& ring : log.rings) {
@@ -124,8 +129,8 @@ CommGraphFrame commGraphFrame(const NcclLogData& log, const std::string& path) {
         e.to = child;
         e.colorIndex = transports.of("tree");
         e.transport = "tree";
-        e.tip = "tree, " + channelText(channel) + ": parent rank " + std::to_string(parent) +
-                " → child rank " + std::to_string(child) + " (" + file + ")";
+        e.tip = fill("tree, %1: parent rank %2 → child rank %3 (%4)",
+                     {channelText(channel), std::to_string(parent), std::to_string(child), file});
         f.edges.push_back(std::move(e));
     };
     for (const auto& t : log.trees) {
@@ -135,33 +140,40 @@ CommGraphFrame commGraphFrame(const NcclLogData& log, const std::string& path) {
     }
     f.transports = transports.names;
     const auto ringCount = ringEdges.size();
-    f.caption =
-        std::to_string(ringCount) + " ring edges, " + std::to_string(treeEdges.size()) +
-        " tree edges over " + std::to_string(log.channels) + " channels · " +
-        (log.version.empty() ? std::string("NCCL version not in the log") : "NCCL " + log.version) +
-        " · " + file;
+    f.caption = fill("%1 ring edges, %2 tree edges over %3 channels · %4 · %5",
+                     {std::to_string(ringCount), std::to_string(treeEdges.size()),
+                      std::to_string(log.channels),
+                      log.version.empty() ? std::string("NCCL version not in the log")
+                                          : fill("NCCL %1", {log.version}),
+                      file});
     return f;
 }
 
 FactsFrame commGraphFacts(const NcclLogData& log, const std::string& path) {
     const std::string file = fileNameOf(path);
     FactsFrame f;
-    f.title = "What the NCCL log says · " + file;
+    f.title = fill("What the NCCL log says · %1", {file});
     const std::string src = "NCCL INFO lines";
-    f.rows.push_back({"ranks",
-                      log.nranks ? std::to_string(*log.nranks) + " (" + log.nranksSource + ")"
-                                 : std::string("not in the log"),
-                      src, true});
-    f.rows.push_back({"channels", std::to_string(log.channels), "\"Channel 00/N\" lines", true});
+    f.rows.push_back(
+        {.label = "ranks",
+         .value = log.nranks ? fill("%1 (%2)", {std::to_string(*log.nranks), log.nranksSource})
+                             : std::string("not in the log"),
+         .source = src,
+         .emphasis = true});
+    f.rows.push_back({.label = "channels",
+                      .value = std::to_string(log.channels),
+                      .source = "\"Channel 00/N\" lines",
+                      .emphasis = true});
     std::set<int> ringChannels, treeChannels;
     for (const auto& r : log.rings)
         ringChannels.insert(r.channel);
     for (const auto& t : log.trees)
         treeChannels.insert(t.channel);
-    f.rows.push_back(
-        {"ring channels / tree channels",
-         std::to_string(ringChannels.size()) + " / " + std::to_string(treeChannels.size()),
-         "\"Channel 00/N : …\", \"Trees\" lines", false});
+    f.rows.push_back({.label = "ring channels / tree channels",
+                      .value = fill("%1 / %2", {std::to_string(ringChannels.size()),
+                                                std::to_string(treeChannels.size())}),
+                      .source = "\"Channel 00/N : …\", \"Trees\" lines",
+                      .emphasis = false});
     std::map<std::string, int> kinds;
     for (const auto& e : log.edges)
         ++kinds[e.transport];
@@ -169,26 +181,32 @@ FactsFrame commGraphFacts(const NcclLogData& log, const std::string& path) {
     for (const auto& [kind, count] : kinds) {
         if (!transports.empty())
             transports.append(", ");
-        transports.append(kind).append(" × ").append(std::to_string(count));
+        transports.append(fill("%1 × %2", {kind, std::to_string(count)}));
     }
-    f.rows.push_back({"transports (connections)",
-                      transports.empty() ? std::string("not in the log") : transports,
-                      "\"via …\" lines", false});
-    std::string nvls = !log.nvlsAvailable   ? std::string("not in the log")
-                       : *log.nvlsAvailable ? std::string("available")
-                                            : std::string("not available");
-    if (log.nvlsChannels)
-        nvls.append(", ").append(std::to_string(*log.nvlsChannels)).append(" NVLS channels");
-    f.rows.push_back({"NVLS", nvls, src, false});
-    f.rows.push_back(
-        {"network",
-         log.network.empty()
-             ? std::string("not in the log")
-             : log.network + (log.netDevices.empty() ? std::string{} : " · " + log.netDevices),
-         "\"Using network\", NET/… lines", false});
-    f.rows.push_back({"NCCL version",
-                      log.version.empty() ? std::string("not in the log") : log.version,
-                      "\"NCCL version\" line", false});
+    f.rows.push_back({.label = "transports (connections)",
+                      .value = transports.empty() ? std::string("not in the log") : transports,
+                      .source = "\"via …\" lines",
+                      .emphasis = false});
+    const char* nvls = !log.nvlsAvailable   ? "not in the log"
+                       : *log.nvlsAvailable ? "available"
+                                            : "not available";
+    f.rows.push_back({.label = "NVLS",
+                      .value = log.nvlsChannels ? fill("%1, %2 NVLS channels",
+                                                       {nvls, std::to_string(*log.nvlsChannels)})
+                                                : std::string(nvls),
+                      .source = src,
+                      .emphasis = false});
+    f.rows.push_back({.label = "network",
+                      .value = log.network.empty() ? std::string("not in the log")
+                               : log.netDevices.empty()
+                                   ? log.network
+                                   : fill("%1 · %2", {log.network, log.netDevices}),
+                      .source = "\"Using network\", NET/… lines",
+                      .emphasis = false});
+    f.rows.push_back({.label = "NCCL version",
+                      .value = log.version.empty() ? std::string("not in the log") : log.version,
+                      .source = "\"NCCL version\" line",
+                      .emphasis = false});
     return f;
 }
 

@@ -1,6 +1,7 @@
 #include "imported/nccl_tests_fit.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,8 +47,9 @@ TestKind ncclTestsKind(const NcclTestsResult& result) {
     const auto ratio = medianBusbwRatio(result);
     if (ratio && *ratio > 1.01)
         return {Collective::AllReduce, "not named in the file",
-                "taken as all-reduce: busbw ÷ algbw = " + formatSignificant(*ratio, 4) +
-                    " > 1, and only all-reduce's factor 2(N−1)/N exceeds 1"};
+                fill("taken as all-reduce: busbw ÷ algbw = %1 > 1, and only all-reduce's factor "
+                     "2(N−1)/N exceeds 1",
+                     {formatSignificant(*ratio, 4)})};
     return {std::nullopt, "not named in the file", "unknown test: no model to compare"};
 }
 
@@ -70,8 +72,8 @@ RankCount ncclTestsRanks(const NcclTestsResult& result, Collective collective) {
     // Factors that do not depend on N (broadcast, reduce) say nothing about it.
     if (std::fabs(busbwFactor(collective, 2) - busbwFactor(collective, 4096)) < 1e-9)
         return {0, "not in the file"};
-    return {best, "inferred: median busbw ÷ algbw = " + formatSignificant(median, 4) +
-                      " is nccl-tests' factor for N = " + std::to_string(best)};
+    return {best, fill("inferred: median busbw ÷ algbw = %1 is nccl-tests' factor for N = %2",
+                       {formatSignificant(median, 4), std::to_string(best)})};
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "imported/ncu_kernels.h"
 
+#include "engine/sentence.h"
+
 #include <cmath>
 #include <initializer_list>
 #include <map>
@@ -138,15 +140,11 @@ std::string ncuDeviceText(const NcuCsvResult& result) {
     }
     if (device.empty() && cc.empty())
         return "not in the file (no Device/CC columns)";
-    std::string text;
-    if (!device.empty())
-        text.append("device ").append(device);
-    if (!cc.empty()) {
-        if (!text.empty())
-            text.append(", ");
-        text.append("compute capability ").append(cc);
-    }
-    return text;
+    if (cc.empty())
+        return fill("device %1", {device});
+    if (device.empty())
+        return fill("compute capability %1", {cc});
+    return fill("device %1, compute capability %2", {device, cc});
 }
 
 std::optional<int> ncuThreadsPerBlock(const NcuLaunch& launch) {

@@ -1,6 +1,7 @@
 #include "parallel/cluster_topology.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +18,7 @@ std::string linkName(LinkClass l) {
 void ClusterTopology::validate() const {
     auto positive = [](double v, const char* what) {
         if (!(v > 0.0) || !std::isfinite(v))
-            throw std::invalid_argument(std::string(what) + " must be a positive number");
+            throw std::invalid_argument(fill("%1 must be a positive number", {what}));
     };
     if (nodes < 1 || nodes > 1000000)
         throw std::invalid_argument("nodes must be 1…1000000");
@@ -42,16 +43,15 @@ ClusterTopology parseTopology(const std::string& text) {
     while (std::getline(in, item, ',')) {
         const auto eq = item.find('=');
         if (eq == std::string::npos)
-            throw std::invalid_argument("topology item '" + item + "' is not key=value");
+            throw std::invalid_argument(fill("topology item '%1' is not key=value", {item}));
         const std::string key = item.substr(0, eq);
         const auto v = parseNumber(item.substr(eq + 1));
         if (!v)
-            throw std::invalid_argument("topology " + key + " = '" + item.substr(eq + 1) +
-                                        "' is not a number");
+            throw std::invalid_argument(
+                fill("topology %1 = '%2' is not a number", {key, item.substr(eq + 1)}));
         auto whole = [&](const char* name) {
             if (*v != std::floor(*v) || std::abs(*v) > 1e9)
-                throw std::invalid_argument(std::string("topology ") + name +
-                                            " must be a whole number");
+                throw std::invalid_argument(fill("topology %1 must be a whole number", {name}));
             return static_cast<int>(*v);
         };
         if (key == "nodes") {
@@ -73,9 +73,10 @@ ClusterTopology parseTopology(const std::string& text) {
             t.oversubscription = *v;
         else
             throw std::invalid_argument(
-                "unknown topology key '" + key +
-                "'; allowed: nodes|gpus_per_node|nvlink_gbs|network_gbs|nvlink_alpha_us|"
-                "network_alpha_us|nodes_per_leaf|oversubscription");
+                fill("unknown topology key '%1'; allowed: nodes|gpus_per_node|nvlink_gbs|"
+                     "network_gbs|nvlink_alpha_us|network_alpha_us|nodes_per_leaf|"
+                     "oversubscription",
+                     {key}));
     }
     if (!sawNodes)
         throw std::invalid_argument("topology needs nodes=R (e.g. nodes=4,gpus_per_node=8)");
@@ -88,8 +89,8 @@ GroupSpan spanOf(const ClusterTopology& t, const RankGroup& g) {
         throw std::invalid_argument("a rank group needs count ≥ 1, stride ≥ 1, first ≥ 0");
     const long long last = g.first + static_cast<long long>(g.count - 1) * g.stride;
     if (last >= t.gpus())
-        throw std::invalid_argument("the group reaches rank " + std::to_string(last) +
-                                    " but the cluster has " + std::to_string(t.gpus()) + " GPUs");
+        throw std::invalid_argument(fill("the group reaches rank %1 but the cluster has %2 GPUs",
+                                         {std::to_string(last), std::to_string(t.gpus())}));
     std::set<long long> nodes, leaves;
     for (long long r = g.first; r <= last; r += g.stride) {
         const long long node = r / t.gpusPerNode;

@@ -2,6 +2,7 @@
 
 #include "catalogue/hardware_catalogue.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "parallel/layout_search.h"
 #include "parallel/topology_frame_builder.h"
 #include "roofline/roofline_model.h"
@@ -21,10 +22,10 @@ struct ModelShape {
     int layers, hidden, heads;
 };
 constexpr ModelShape kShapes[] = {
-    {"gpt3-175b", 96, 12288, 96},
-    {"70b", 80, 8192, 64},
-    {"13b", 40, 5120, 40},
-    {"7b", 32, 4096, 32},
+    {.id = "gpt3-175b", .layers = 96, .hidden = 12288, .heads = 96},
+    {.id = "70b", .layers = 80, .hidden = 8192, .heads = 64},
+    {.id = "13b", .layers = 40, .hidden = 5120, .heads = 40},
+    {.id = "7b", .layers = 32, .hidden = 4096, .heads = 32},
 };
 
 std::vector<std::string> shapeIds() {
@@ -55,31 +56,33 @@ FactsFrame trafficTable(const std::string& title, const Costed& c) {
             time += tr.timePerStep();
             link = linkName(tr.cost.span.bottleneck);
         }
-        std::string label = s == Strategy::TP ? "TP, group of " + std::to_string(c.layout.tp)
-                            : s == Strategy::PP
-                                ? "PP, " + std::to_string(c.layout.pp) + " stages"
-                                : "DP, " + std::to_string(c.layout.dp) + " replicas";
-        if (!link.empty())
-            label.append(" on ").append(link);
-        f.rows.push_back(
-            {label,
-             bytes > 0 ? formatBytes(bytes) + ", " + formatSi(time, "s") : std::string("none"),
-             std::string("per GPU per step · ") + kSources,
-             link == "network" && s == Strategy::TP});
+        const std::string group =
+            s == Strategy::TP   ? fill("TP, group of %1", {std::to_string(c.layout.tp)})
+            : s == Strategy::PP ? fill("PP, %1 stages", {std::to_string(c.layout.pp)})
+                                : fill("DP, %1 replicas", {std::to_string(c.layout.dp)});
+        f.rows.push_back({.label = link.empty() ? group : fill("%1 on %2", {group, link}),
+                          .value = bytes > 0
+                                       ? fill("%1, %2", {formatBytes(bytes), formatSi(time, "s")})
+                                       : std::string("none"),
+                          .source = fill("per GPU per step · %1", {kSources}),
+                          .emphasis = link == "network" && s == Strategy::TP});
     }
     const StepEstimate& e = c.estimate;
     f.rows.push_back({"compute + bubble",
-                      formatSi(e.computeS, "s") + " + " + formatSi(e.bubbleS, "s"),
-                      "6ND at " + c.basis +
-                          "; bubble (P−1)/(V·M) = " + formatSignificant(e.bubbleOfIdeal * 100, 3) +
-                          " % with M = " + std::to_string(e.microbatches)});
-    f.rows.push_back({"step, serialized / DP overlapped",
-                      formatSi(e.stepS, "s") + " / " + formatSi(e.stepOverlappedS, "s"),
-                      "DP hides under the backward pass (⅔ of compute)", true});
-    f.rows.push_back({"MFU, serialized / overlapped",
-                      formatSignificant(e.mfu * 100, 3) + " % / " +
-                          formatSignificant(e.mfuOverlapped * 100, 3) + " %",
-                      "PaLM's MFU: 6ND ÷ (time × GPUs × peak)", true});
+                      fill("%1 + %2", {formatSi(e.computeS, "s"), formatSi(e.bubbleS, "s")}),
+                      fill("6ND at %1; bubble (P−1)/(V·M) = %2 % with M = %3",
+                           {c.basis, formatSignificant(e.bubbleOfIdeal * 100, 3),
+                            std::to_string(e.microbatches)})});
+    f.rows.push_back(
+        {.label = "step, serialized / DP overlapped",
+         .value = fill("%1 / %2", {formatSi(e.stepS, "s"), formatSi(e.stepOverlappedS, "s")}),
+         .source = "DP hides under the backward pass (⅔ of compute)",
+         .emphasis = true});
+    f.rows.push_back({.label = "MFU, serialized / overlapped",
+                      .value = fill("%1 % / %2 %", {formatSignificant(e.mfu * 100, 3),
+                                                    formatSignificant(e.mfuOverlapped * 100, 3)}),
+                      .source = "PaLM's MFU: 6ND ÷ (time × GPUs × peak)",
+                      .emphasis = true});
     return f;
 }
 
@@ -90,8 +93,12 @@ ScheduleRow stepRow(const std::string& label, const Costed& c, bool overlap) {
     ScheduleRow r;
     r.label = label;
     r.idleIsBubble = true;
-    r.bars.push_back({0, e.computeS, ScheduleKind::Compute, "compute", 0,
-                      "forward + backward: " + formatSi(e.computeS, "s")});
+    r.bars.push_back({.startS = 0,
+                      .endS = e.computeS,
+                      .kind = ScheduleKind::Compute,
+                      .label = "compute",
+                      .shade = 0,
+                      .tip = fill("forward + backward: %1", {formatSi(e.computeS, "s")})});
     double x = e.computeS + e.bubbleS; // the gap is the pipeline bubble
     const ScheduleKind kinds[3] = {ScheduleKind::AllReduce, ScheduleKind::SendRecv,
                                    c.layout.zero > 0 ? ScheduleKind::ReduceScatter
@@ -103,15 +110,24 @@ ScheduleRow stepRow(const std::string& label, const Costed& c, bool overlap) {
             continue;
         if (overlap && s == 2) {
             const double hidden = std::min(d, e.computeS * 2.0 / 3.0);
-            r.bars.push_back({e.computeS / 3.0, e.computeS / 3.0 + hidden, kinds[s], "DP", 1,
-                              "DP hidden under the backward pass: " + formatSi(hidden, "s")});
+            r.bars.push_back(
+                {.startS = e.computeS / 3.0,
+                 .endS = e.computeS / 3.0 + hidden,
+                 .kind = kinds[s],
+                 .label = "DP",
+                 .shade = 1,
+                 .tip = fill("DP hidden under the backward pass: %1", {formatSi(hidden, "s")})});
             d -= hidden;
             if (d <= 0)
                 continue;
         }
-        r.bars.push_back(
-            {x, x + d, kinds[s], names[s], 0,
-             std::string(names[s]) + " communication on the critical path: " + formatSi(d, "s")});
+        r.bars.push_back({.startS = x,
+                          .endS = x + d,
+                          .kind = kinds[s],
+                          .label = names[s],
+                          .shade = 0,
+                          .tip = fill("%1 communication on the critical path: %2",
+                                      {names[s], formatSi(d, "s")})});
         x += d;
     }
     return r;
@@ -198,8 +214,8 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
     const GpuSpec& gpu = *HardwareCatalogue::builtin().find(p.text("gpu"));
     const double peak = peakTflops(gpu, Precision::BF16).value_or(0.0) * 1e12;
     const double eff = p.number("efficiency");
-    const std::string basis = formatSignificant(eff * 100, 3) + " % of " +
-                              formatSi(peak, "FLOP/s") + " (" + gpu.name + ")";
+    const std::string basis = fill(
+        "%1 % of %2 (%3)", {formatSignificant(eff * 100, 3), formatSi(peak, "FLOP/s"), gpu.name});
 
     ParallelLayout l;
     l.tp = static_cast<int>(p.integer("tp"));
@@ -207,8 +223,8 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
     l.zero = static_cast<int>(p.integer("zero"));
     l.order = parseRankOrder(p.text("rank-order"));
     if (t.gpus() % (l.tp * l.pp) != 0)
-        throw std::invalid_argument("TP × PP = " + std::to_string(l.tp * l.pp) +
-                                    " does not divide the " + std::to_string(t.gpus()) + " GPUs");
+        throw std::invalid_argument(fill("TP × PP = %1 does not divide the %2 GPUs",
+                                         {std::to_string(l.tp * l.pp), std::to_string(t.gpus())}));
     l.dp = t.gpus() / (l.tp * l.pp);
     auto yours = std::make_shared<const Costed>(Costed{l, estimateStep(m, l, t, peak, eff), basis});
 
@@ -229,8 +245,9 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
     }
     const LayoutSearch search = searchLayouts(m, t, peak, eff, l.zero, std::min(64, m.layers));
     if (search.ranked.empty())
-        throw std::invalid_argument("no TP × PP × DP layout of " + std::to_string(t.gpus()) +
-                                    " GPUs fits this model and batch");
+        throw std::invalid_argument(fill("no TP × PP × DP layout of %1 GPUs fits this model and "
+                                         "batch",
+                                         {std::to_string(t.gpus())}));
     const ParallelLayout bestLayout = search.ranked.front().layout;
     auto best = std::make_shared<const Costed>(
         Costed{bestLayout, estimateStep(m, bestLayout, t, peak, eff), basis});
@@ -240,20 +257,21 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
             static_cast<std::ptrdiff_t>(std::min<std::size_t>(6, search.ranked.size())));
 
     Story story;
-    story.provenance = "modeled on CPU: " + std::to_string(t.gpus()) + " × " + gpu.name + " (" +
-                       std::to_string(t.nodes) + " nodes of 8), NVLink " +
-                       formatSignificant(t.nvlinkGBs, 3) + " GB/s, network " +
-                       formatSignificant(t.networkGBs, 3) + " GB/s per GPU, " + shape.id +
-                       "-shaped model, " + formatSignificant(eff * 100, 3) + " % of BF16 peak";
+    story.provenance =
+        fill("modeled on CPU: %1 × %2 (%3 nodes of 8), NVLink %4 GB/s, network %5 GB/s per GPU, "
+             "%6-shaped model, %7 % of BF16 peak",
+             {std::to_string(t.gpus()), gpu.name, std::to_string(t.nodes),
+              formatSignificant(t.nvlinkGBs, 3), formatSignificant(t.networkGBs, 3), shape.id,
+              formatSignificant(eff * 100, 3)});
     const std::string yourName = layoutName(l);
     story.steps.push_back(
-        {"The cluster and your layout: " + yourName,
+        {fill("The cluster and your layout: %1", {yourName}),
          "Each node's 8 GPUs share an NVSwitch; each GPU has its own NIC to a leaf switch. "
          "Packets show each strategy's traffic between rank 0's partners, their rate "
          "proportional to the bytes per second the model computes; link colour is the share of "
          "the step the link is busy.",
          6.0, [yours, t, yourName](double tt) {
-             return Frames{{topologyFrame("Your layout: " + yourName, t, yours->layout,
+             return Frames{{topologyFrame(fill("Your layout: %1", {yourName}), t, yours->layout,
                                           yours->estimate, tt * 6.0),
                             trafficTable("Per step, per GPU", *yours)}};
          }});
@@ -264,24 +282,24 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
          "is the difference between the two rows.",
          6.0, [yours](double tt) {
              const StepEstimate& e = yours->estimate;
-             return Frames{
-                 {stepBars("One step, " + layoutName(yours->layout),
-                           {stepRow("serialized", *yours, false),
-                            stepRow("DP overlapped", *yours, true)},
-                           e.stepS,
-                           "step " + formatSi(e.stepS, "s") + " serialized, " +
-                               formatSi(e.stepOverlappedS, "s") + " with DP overlapped · MFU " +
-                               formatSignificant(e.mfuOverlapped * 100, 3) + " %",
-                           tt),
-                  trafficTable("Per step, per GPU", *yours)}};
+             return Frames{{stepBars(fill("One step, %1", {layoutName(yours->layout)}),
+                                     {stepRow("serialized", *yours, false),
+                                      stepRow("DP overlapped", *yours, true)},
+                                     e.stepS,
+                                     fill("step %1 serialized, %2 with DP overlapped · MFU %3 %",
+                                          {formatSi(e.stepS, "s"), formatSi(e.stepOverlappedS, "s"),
+                                           formatSignificant(e.mfuOverlapped * 100, 3)}),
+                                     tt),
+                            trafficTable("Per step, per GPU", *yours)}};
          }});
     const bool wrongBuilt = mistake != yours;
     const double blowUp = yours->estimate.stepOverlappedS > 0
                               ? mistake->estimate.stepOverlappedS / yours->estimate.stepOverlappedS
                               : 1.0;
     story.steps.push_back(
-        {wrongBuilt ? "The mistake: TP across nodes, " + formatSignificant(blowUp, 3) + "× the step"
-                    : "The mistake cannot be built with these sizes",
+        {wrongBuilt
+             ? fill("The mistake: TP across nodes, %1× the step", {formatSignificant(blowUp, 3)})
+             : "The mistake cannot be built with these sizes",
          wrongBuilt
              ? "The same layout with DP varying fastest puts consecutive TP ranks on different "
                "nodes, so four all-reduces per layer per micro-batch cross the NICs at a ninth "
@@ -290,37 +308,42 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
                "see the mistake.",
          6.0, [mistake, yours, t](double tt) {
              return Frames{
-                 {topologyFrame("TP across nodes: " + layoutName(mistake->layout), t,
+                 {topologyFrame(fill("TP across nodes: %1", {layoutName(mistake->layout)}), t,
                                 mistake->layout, mistake->estimate, tt * 6.0),
                   stepBars("Your layout vs TP across nodes (DP overlapped)",
                            {stepRow("your layout", *yours, true),
                             stepRow("TP across nodes", *mistake, true)},
                            std::max(yours->estimate.stepS, mistake->estimate.stepS),
-                           formatSi(yours->estimate.stepOverlappedS, "s") + " → " +
-                               formatSi(mistake->estimate.stepOverlappedS, "s") + " per step; TP " +
-                               formatSi(yours->estimate.commS[0], "s") + " → " +
-                               formatSi(mistake->estimate.commS[0], "s"),
+                           fill("%1 → %2 per step; TP %3 → %4",
+                                {formatSi(yours->estimate.stepOverlappedS, "s"),
+                                 formatSi(mistake->estimate.stepOverlappedS, "s"),
+                                 formatSi(yours->estimate.commS[0], "s"),
+                                 formatSi(mistake->estimate.commS[0], "s")}),
                            tt),
                   trafficTable("TP across nodes, per GPU", *mistake)}};
          }});
     const int evaluated = search.evaluated, rejected = search.rejected;
     story.steps.push_back(
-        {"The best layout: " + layoutName(bestLayout),
+        {fill("The best layout: %1", {layoutName(bestLayout)}),
          "Every factorisation of the GPUs into TP × PP × DP that the model allows, in every rank "
          "order, costed with the same model; the fastest step wins. TP stays inside the node "
          "because the numbers say so, not because a rule was typed in.",
          6.0, [best, top, t, evaluated, rejected](double tt) {
              FactsFrame f;
-             f.title = "Fastest of " + std::to_string(evaluated) + " layouts (" +
-                       std::to_string(rejected) + " refused by the model)";
+             f.title = fill("Fastest of %1 layouts (%2 refused by the model)",
+                            {std::to_string(evaluated), std::to_string(rejected)});
              int rank = 1;
-             for (const LayoutCandidate& c : *top)
-                 f.rows.push_back({std::to_string(rank++) + ". " + layoutName(c.layout),
-                                   formatSi(c.stepS, "s") + " per step, MFU " +
-                                       formatSignificant(c.mfu * 100, 3) + " %",
-                                   "estimateStep, serialized", rank == 2});
-             return Frames{{topologyFrame("Best: " + layoutName(best->layout), t, best->layout,
-                                          best->estimate, tt * 6.0),
+             for (const LayoutCandidate& c : *top) {
+                 f.rows.push_back(
+                     {.label = fill("%1. %2", {std::to_string(rank), layoutName(c.layout)}),
+                      .value = fill("%1 per step, MFU %2 %",
+                                    {formatSi(c.stepS, "s"), formatSignificant(c.mfu * 100, 3)}),
+                      .source = "estimateStep, serialized",
+                      .emphasis = rank == 1});
+                 ++rank;
+             }
+             return Frames{{topologyFrame(fill("Best: %1", {layoutName(best->layout)}), t,
+                                          best->layout, best->estimate, tt * 6.0),
                             f}};
          }});
     return story;

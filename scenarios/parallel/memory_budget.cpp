@@ -1,6 +1,7 @@
 #include "parallel/memory_budget.h"
 
 #include "engine/require.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +29,7 @@ E parseName(const std::string& text, const std::vector<std::string>& names, cons
     std::string allowed;
     for (const auto& n : names)
         allowed += (allowed.empty() ? "" : ", ") + n;
-    throw std::invalid_argument(std::string(what) + " '" + text + "' must be one of " + allowed);
+    throw std::invalid_argument(fill("%1 '%2' must be one of %3", {what, text, allowed}));
 }
 
 } // namespace
@@ -121,10 +122,10 @@ MemoryBudget memoryBudget(const MemoryModel& model, const MemoryLayout& l) {
     require(l.tp >= 1 && l.pp >= 1 && l.dp >= 1, "TP, PP and DP must each be at least 1");
     require(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1,
             "layers, hidden size, heads, sequence and micro-batch must be at least 1");
-    require(m.heads % l.tp == 0, std::to_string(m.heads) + " attention heads do not divide by TP " +
-                                     std::to_string(l.tp));
-    require(m.layers % l.pp == 0,
-            std::to_string(m.layers) + " layers do not divide by PP " + std::to_string(l.pp));
+    require(m.heads % l.tp == 0, fill("%1 attention heads do not divide by TP %2",
+                                      {std::to_string(m.heads), std::to_string(l.tp)}));
+    require(m.layers % l.pp == 0, fill("%1 layers do not divide by PP %2",
+                                       {std::to_string(m.layers), std::to_string(l.pp)}));
     require(model.bufferBytes >= 0 && std::isfinite(model.bufferBytes),
             "buffers must be 0 or more bytes");
     require(!l.sequenceParallel || l.tp > 1, "sequence parallelism needs TP > 1");
@@ -146,13 +147,12 @@ MemoryBudget memoryBudget(const MemoryModel& model, const MemoryLayout& l) {
 }
 
 std::string layoutName(const MemoryLayout& l) {
-    std::string s = "TP " + std::to_string(l.tp) + " · PP " + std::to_string(l.pp) + " · DP " +
-                    std::to_string(l.dp) + " · ZeRO-" + std::to_string(l.zero);
-    if (l.sequenceParallel)
-        s += " · SP";
-    if (l.recompute != Recompute::None)
-        s += " · " + recomputeName(l.recompute) + " recompute";
-    return s;
+    return fill("TP %1 · PP %2 · DP %3 · ZeRO-%4%5%6",
+                {std::to_string(l.tp), std::to_string(l.pp), std::to_string(l.dp),
+                 std::to_string(l.zero), l.sequenceParallel ? " · SP" : "",
+                 l.recompute != Recompute::None
+                     ? fill(" · %1 recompute", {recomputeName(l.recompute)})
+                     : std::string()});
 }
 
 std::vector<LayoutFit> layoutsThatFit(const MemoryModel& model, int gpus, double hbmBytes,

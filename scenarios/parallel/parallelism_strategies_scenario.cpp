@@ -2,6 +2,7 @@
 
 #include "catalogue/hardware_catalogue.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "parallel/pipeline_schedule.h"
 #include "parallel/strategy_timeline.h"
 #include "roofline/roofline_model.h"
@@ -35,37 +36,43 @@ double commBytes(const StrategyTimeline& t) {
 }
 
 std::string perStep(const StrategyTimeline& t) {
-    return t.microbatchesPerGpu == 1 ? "one micro-batch per GPU"
-                                     : std::to_string(t.microbatchesPerGpu) + " micro-batches";
+    return t.microbatchesPerGpu == 1
+               ? "one micro-batch per GPU"
+               : fill("%1 micro-batches", {std::to_string(t.microbatchesPerGpu)});
 }
 
 ScheduleFrame schedule(const StrategyTimeline& t, int ways, double tPlay) {
     ScheduleFrame f;
-    f.title = strategyKindName(t.kind) + " on " + std::to_string(ways) + " GPUs · " + perStep(t);
+    f.title =
+        fill("%1 on %2 GPUs · %3", {strategyKindName(t.kind), std::to_string(ways), perStep(t)});
     f.rows = t.rows;
     f.endS = t.stepS;
     f.cursorS = tPlay >= 1.0 ? -1.0 : tPlay * t.stepS;
-    f.caption = "step " + formatSi(t.stepS, "s") + " · compute " + formatSi(t.computeS, "s") +
-                (t.bubbleS > 0 ? " · bubble " + formatSi(t.bubbleS, "s")
-                               : " · exposed communication " + formatSi(t.exposedCommS, "s")) +
-                " · " + formatBytes(commBytes(t)) + " sent by GPU 0";
+    f.caption =
+        fill("step %1 · compute %2 · %3 · %4 sent by GPU 0",
+             {formatSi(t.stepS, "s"), formatSi(t.computeS, "s"),
+              t.bubbleS > 0 ? fill("bubble %1", {formatSi(t.bubbleS, "s")})
+                            : fill("exposed communication %1", {formatSi(t.exposedCommS, "s")}),
+              formatBytes(commBytes(t))});
     return f;
 }
 
 FactsFrame commTable(const StrategyTimeline& t, const char* source) {
     FactsFrame f;
-    f.title = strategyKindName(t.kind) + ": what GPU 0 communicates";
+    f.title = fill("%1: what GPU 0 communicates", {strategyKindName(t.kind)});
     for (const StrategyComm& c : t.comm)
-        f.rows.push_back({std::string(scheduleKindName(c.kind)) + ": " + c.what,
-                          formatBytes(c.messageBytes) + " × " + std::to_string(c.count) + " = " +
-                              formatBytes(c.bytesSent),
-                          c.frequency + " · " + formatSi(c.timeS, "s") + " on " + linkName(c.link) +
-                              " · " + source});
+        f.rows.push_back({fill("%1: %2", {scheduleKindName(c.kind), c.what}),
+                          fill("%1 × %2 = %3", {formatBytes(c.messageBytes),
+                                                std::to_string(c.count), formatBytes(c.bytesSent)}),
+                          fill("%1 · %2 on %3 · %4",
+                               {c.frequency, formatSi(c.timeS, "s"), linkName(c.link), source})});
     if (t.comm.empty())
         f.rows.push_back({"communication", "none", "one GPU"});
-    f.rows.push_back({"exposed communication",
-                      formatSi(t.exposedCommS, "s") + " of " + formatSi(t.stepS, "s"),
-                      "the timeline: step − compute − bubble", true});
+    f.rows.push_back(
+        {.label = "exposed communication",
+         .value = fill("%1 of %2", {formatSi(t.exposedCommS, "s"), formatSi(t.stepS, "s")}),
+         .source = "the timeline: step − compute − bubble",
+         .emphasis = true});
     f.rows.push_back({"splits", t.splitsShort, t.splits});
     return f;
 }
@@ -75,27 +82,28 @@ FactsFrame bubbleTable(const Timelines& all, StrategyKind k, int P, int M, int V
     const int v = k == StrategyKind::Interleaved ? V : 1;
     const PipelineBubble formula = pipelineBubble(P, M, v);
     FactsFrame f;
-    f.title = strategyKindName(k) + ": the bubble";
-    f.rows.push_back({v > 1 ? "bubble ÷ ideal, (P−1)/(V·M)" : "bubble ÷ ideal, (P−1)/M",
-                      formatSignificant(formula.ofIdeal * 100, 3) + " %",
-                      std::string(kMegatron) + " · P = " + std::to_string(P) +
-                          ", M = " + std::to_string(M) +
-                          (v > 1 ? ", V = " + std::to_string(v) : std::string()),
-                      true});
+    f.title = fill("%1: the bubble", {strategyKindName(k)});
+    f.rows.push_back(
+        {.label = v > 1 ? "bubble ÷ ideal, (P−1)/(V·M)" : "bubble ÷ ideal, (P−1)/M",
+         .value = fill("%1 %", {formatSignificant(formula.ofIdeal * 100, 3)}),
+         .source = fill("%1 · P = %2, M = %3%4",
+                        {kMegatron, std::to_string(P), std::to_string(M),
+                         v > 1 ? fill(", V = %1", {std::to_string(v)}) : std::string()}),
+         .emphasis = true});
     f.rows.push_back(
         {"bubble ÷ ideal, simulated",
-         formatSignificant(t.computeS > 0 ? t.bubbleS / t.computeS * 100 : 0, 3) + " %",
+         fill("%1 %", {formatSignificant(t.computeS > 0 ? t.bubbleS / t.computeS * 100 : 0, 3)}),
          "the schedule above, op by op, sends included"});
     f.rows.push_back({"bubble ÷ total, (P−1)/(V·M+P−1)",
-                      formatSignificant(formula.ofTotal * 100, 3) + " %",
+                      fill("%1 %", {formatSignificant(formula.ofTotal * 100, 3)}),
                       "GPipe's form of the same bubble (Huang et al. 2019)"});
     f.rows.push_back({"activations held on stage 0",
-                      formatSignificant(t.peakActivations, 3) + " micro-batches",
+                      fill("%1 micro-batches", {formatSignificant(t.peakActivations, 3)}),
                       "simulated: GPipe holds all M, 1F1B at most P"});
     for (const StrategyComm& c : t.comm)
         f.rows.push_back({"send/recv per stage",
-                          formatBytes(c.messageBytes) + " × " + std::to_string(c.count),
-                          c.frequency + " · " + c.what});
+                          fill("%1 × %2", {formatBytes(c.messageBytes), std::to_string(c.count)}),
+                          fill("%1 · %2", {c.frequency, c.what})});
     f.rows.push_back({"splits", t.splitsShort, t.splits});
     return f;
 }
@@ -184,16 +192,17 @@ Story ParallelismStrategiesScenario::build(const Params& p, const ScenarioInputs
     for (StrategyKind k : allStrategyKinds())
         all->push_back(strategyTimeline(k, s));
     const int N = s.ways, M = s.microbatches, V = s.interleave;
-    const std::string where = s.topology.nodes == 1 ? "one NVLink node"
-                                                    : std::to_string(s.topology.nodes) +
-                                                          " nodes (the network bounds groups)";
+    const std::string where = s.topology.nodes == 1 ? std::string("one NVLink node")
+                                                    : fill("%1 nodes (the network bounds groups)",
+                                                           {std::to_string(s.topology.nodes)});
 
     Story story;
     story.provenance =
-        "modeled on CPU: " + gpu.name + " at " + formatSignificant(s.efficiency * 100, 3) +
-        " % of dense BF16 peak, " + std::to_string(N) + " GPUs in " + where +
-        ", L=" + std::to_string(s.model.layers) + " h=" + std::to_string(s.model.hidden) +
-        " s=" + std::to_string(s.model.seq) + " (" + formatSi(s.model.params, "") + "parameters)";
+        fill("modeled on CPU: %1 at %2 % of dense BF16 peak, %3 GPUs in %4, L=%5 h=%6 s=%7 "
+             "(%8parameters)",
+             {gpu.name, formatSignificant(s.efficiency * 100, 3), std::to_string(N), where,
+              std::to_string(s.model.layers), std::to_string(s.model.hidden),
+              std::to_string(s.model.seq), formatSi(s.model.params, "")});
     auto step = [&](std::string title, std::string narration,
                     std::vector<std::pair<StrategyKind, const char*>> shown, bool bubble) {
         story.steps.push_back(
@@ -251,7 +260,7 @@ Story ParallelismStrategiesScenario::build(const Params& p, const ScenarioInputs
          "often, the bytes GPU 0 sends in one step and how much of it the step could not hide.",
          6.0, [all, N](double) {
              FactsFrame f;
-             f.title = "Per step on GPU 0, N = " + std::to_string(N);
+             f.title = fill("Per step on GPU 0, N = %1", {std::to_string(N)});
              for (const StrategyTimeline& t : *all) {
                  // Operations per kind, whatever they carry ("all-gather × 16").
                  std::vector<std::pair<ScheduleKind, long long>> counts;
@@ -267,15 +276,15 @@ Story ParallelismStrategiesScenario::build(const Params& p, const ScenarioInputs
                  for (const auto& [kind, count] : counts) {
                      if (!ops.empty())
                          ops += ", ";
-                     ops.append(scheduleKindName(kind)).append(" × ").append(std::to_string(count));
+                     ops += fill("%1 × %2", {scheduleKindName(kind), std::to_string(count)});
                  }
                  f.rows.push_back(
                      {strategyKindName(t.kind),
-                      (ops.empty() ? std::string("none") : ops) + " · " +
-                          formatBytes(commBytes(t)) + " sent · " +
-                          (t.bubbleS > 0 ? "bubble " + formatSi(t.bubbleS, "s")
-                                         : "exposed " + formatSi(t.exposedCommS, "s")) +
-                          " of " + formatSi(t.stepS, "s"),
+                      fill("%1 · %2 sent · %3 of %4",
+                           {ops.empty() ? std::string("none") : ops, formatBytes(commBytes(t)),
+                            t.bubbleS > 0 ? fill("bubble %1", {formatSi(t.bubbleS, "s")})
+                                          : fill("exposed %1", {formatSi(t.exposedCommS, "s")}),
+                            formatSi(t.stepS, "s")}),
                       t.splits});
              }
              return Frames{{f}};

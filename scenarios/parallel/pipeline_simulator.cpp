@@ -1,5 +1,7 @@
 #include "parallel/pipeline_simulator.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -41,9 +43,9 @@ std::vector<Slot> deviceOrder(PipelineScheduleKind kind, int d, int P, int M, in
     std::vector<Slot> order;
     if (kind == PipelineScheduleKind::GPipe) {
         for (int m = 0; m < M; ++m)
-            order.push_back({m, 0, false});
+            order.push_back({.microbatch = m, .chunk = 0, .backward = false});
         for (int m = 0; m < M; ++m)
-            order.push_back({m, 0, true});
+            order.push_back({.microbatch = m, .chunk = 0, .backward = true});
         return order;
     }
     const int total = M * V;
@@ -51,12 +53,14 @@ std::vector<Slot> deviceOrder(PipelineScheduleKind kind, int d, int P, int M, in
                          ? std::min(P - d - 1, M)
                          : std::min((P - d - 1) * 2 + (V - 1) * P, total);
     auto forward = [&](int k) {
-        return kind == PipelineScheduleKind::OneFOneB ? Slot{k, 0, false}
-                                                      : interleavedSlot(k, P, V, false);
+        return kind == PipelineScheduleKind::OneFOneB
+                   ? Slot{.microbatch = k, .chunk = 0, .backward = false}
+                   : interleavedSlot(k, P, V, false);
     };
     auto backward = [&](int k) {
-        return kind == PipelineScheduleKind::OneFOneB ? Slot{k, 0, true}
-                                                      : interleavedSlot(k, P, V, true);
+        return kind == PipelineScheduleKind::OneFOneB
+                   ? Slot{.microbatch = k, .chunk = 0, .backward = true}
+                   : interleavedSlot(k, P, V, true);
     };
     for (int k = 0; k < warm; ++k)
         order.push_back(forward(k));
@@ -79,9 +83,9 @@ PipelineRun simulatePipeline(PipelineScheduleKind kind, int P, int M, int V,
     if (V > 1 && kind != PipelineScheduleKind::Interleaved)
         throw std::invalid_argument("model chunks V > 1 need the interleaved schedule");
     if (kind == PipelineScheduleKind::Interleaved && M % P != 0)
-        throw std::invalid_argument("the interleaved schedule needs the micro-batches (" +
-                                    std::to_string(M) + ") to be a multiple of the stages (" +
-                                    std::to_string(P) + ")");
+        throw std::invalid_argument(fill("the interleaved schedule needs the micro-batches (%1) "
+                                         "to be a multiple of the stages (%2)",
+                                         {std::to_string(M), std::to_string(P)}));
     for (double x : {timing.forwardS, timing.backwardS, timing.sendS})
         if (!std::isfinite(x) || x < 0)
             throw std::invalid_argument("pass and send times must be finite and not negative");

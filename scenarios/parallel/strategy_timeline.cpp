@@ -2,12 +2,14 @@
 
 #include "engine/number_format.h"
 #include "engine/require.h"
+#include "engine/sentence.h"
 #include "parallel/pipeline_simulator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 namespace wb {
 
@@ -76,8 +78,8 @@ public:
         m_computeFree = start + durationS;
         m_computeBusy += durationS;
         m_compute.bars.push_back(
-            {start, m_computeFree, kind, label, 0,
-             what + " · " + formatSi(durationS, "s") + " at " + formatSi(start, "s")});
+            bar(start, m_computeFree, kind, label,
+                fill("%1 · %2 at %3", {what, formatSi(durationS, "s"), formatSi(start, "s")})));
         m_lastComputeStart = start;
         return m_computeFree;
     }
@@ -87,18 +89,26 @@ public:
     double collective(ScheduleKind kind, double bytes, double notBefore, const std::string& label,
                       const std::string& what, const std::string& frequency) {
         const ClusterCollectiveCost c =
-            clusterCollective(m_setup.topology, collectiveOf(kind), {0, m_setup.ways, 1}, bytes);
+            clusterCollective(m_setup.topology, collectiveOf(kind),
+                              {.first = 0, .count = m_setup.ways, .stride = 1}, bytes);
         const double start = std::max(m_commFree, notBefore);
         m_commFree = start + c.cost.timeS;
-        m_comm.bars.push_back({start, m_commFree, kind, label, 0,
-                               std::string(scheduleKindName(kind)) + " of " + what + ": " +
-                                   formatBytes(bytes) + " over " + std::to_string(m_setup.ways) +
-                                   " GPUs on " + linkName(c.span.bottleneck) + " · " +
-                                   formatSi(c.cost.timeS, "s")});
-        const std::string key = std::string(scheduleKindName(kind)) + "|" + what;
+        m_comm.bars.push_back(bar(
+            start, m_commFree, kind, label,
+            fill("%1 of %2: %3 over %4 GPUs on %5 · %6",
+                 {scheduleKindName(kind), what, formatBytes(bytes), std::to_string(m_setup.ways),
+                  linkName(c.span.bottleneck), formatSi(c.cost.timeS, "s")})));
+        const std::string key = fill("%1|%2", {scheduleKindName(kind), what});
         auto [it, fresh] = m_index.try_emplace(key, m_summary.size());
         if (fresh)
-            m_summary.push_back({kind, what, bytes, 0, frequency, 0.0, 0.0, c.span.bottleneck});
+            m_summary.push_back({.kind = kind,
+                                 .what = what,
+                                 .messageBytes = bytes,
+                                 .count = 0,
+                                 .frequency = frequency,
+                                 .bytesSent = 0.0,
+                                 .timeS = 0.0,
+                                 .link = c.span.bottleneck});
         StrategyComm& sc = m_summary[it->second];
         ++sc.count;
         sc.bytesSent += c.cost.bytesSentPerRank;
@@ -120,6 +130,18 @@ public:
     }
 
 private:
+    // Both streams draw in full colour; only the pipeline's model chunks are shaded.
+    static ScheduleBar bar(double start, double end, ScheduleKind kind, const std::string& label,
+                           std::string tip) {
+        return {.startS = start,
+                .endS = end,
+                .kind = kind,
+                .label = label,
+                .shade = 0,
+                .tip = std::move(tip),
+                .category = -1};
+    }
+
     const StrategySetup& m_setup;
     ScheduleRow m_compute, m_comm;
     double m_computeFree = 0.0, m_commFree = 0.0, m_computeBusy = 0.0, m_lastComputeStart = 0.0;
@@ -150,8 +172,7 @@ Sizes sizesOf(const StrategySetup& s) {
 }
 
 std::string layerLabel(int l) {
-    std::string label = "L";
-    return label.append(std::to_string(l));
+    return fill("L%1", {std::to_string(l)});
 }
 
 // DP and ZeRO: the whole model per GPU, gradients reduced per layer as soon as the layer's
@@ -168,7 +189,7 @@ StrategyTimeline dataParallel(StrategyKind kind, const StrategySetup& s) {
     double t = 0.0;
     for (int l = 0; l < z.L; ++l) {
         t = b.compute(ScheduleKind::Forward, z.forwardS, zero3 ? gathered : t, layerLabel(l),
-                      "forward of layer " + std::to_string(l));
+                      fill("forward of layer %1", {std::to_string(l)}));
         if (zero3 && l + 1 < z.L) // prefetch the next layer while this one runs
             gathered = b.collective(ScheduleKind::AllGather, grads, b.lastComputeStart(),
                                     layerLabel(l + 1), "layer weights before forward",
@@ -180,7 +201,7 @@ StrategyTimeline dataParallel(StrategyKind kind, const StrategySetup& s) {
     double lastComm = 0.0;
     for (int l = z.L - 1; l >= 0; --l) {
         t = b.compute(ScheduleKind::Backward, 2.0 * z.forwardS, zero3 ? gathered : t, layerLabel(l),
-                      "backward of layer " + std::to_string(l));
+                      fill("backward of layer %1", {std::to_string(l)}));
         const double started = b.lastComputeStart();
         if (zero3 && l > 0)
             gathered =
@@ -225,19 +246,19 @@ StrategyTimeline tensorParallel(StrategyKind kind, const StrategySetup& s) {
     const std::string freq = "2 per layer forward, 2 backward";
     double t = 0.0;
     auto block = [&](ScheduleKind pass, double share, int l, const char* part, bool backward) {
-        const std::string what = std::string(backward ? "backward" : "forward") + " of layer " +
-                                 std::to_string(l) + " " + part;
+        const std::string what =
+            fill("%1 of layer %2 %3", {backward ? "backward" : "forward", std::to_string(l), part});
         const double dur = (backward ? 2.0 : 1.0) * z.forwardS * share / n;
         if (sp) {
             // Entering a block the sequence-sharded activations are gathered; leaving it the
             // partial sums are reduce-scattered (backward: the conjugates swap).
             t = b.collective(backward ? ScheduleKind::ReduceScatter : ScheduleKind::AllGather,
                              z.tensorBytes, t, layerLabel(l), "activations into the block",
-                             freq + " (each of AG and RS)");
+                             fill("%1 (each of AG and RS)", {freq}));
             t = b.compute(pass, dur, t, layerLabel(l), what);
             t = b.collective(backward ? ScheduleKind::AllGather : ScheduleKind::ReduceScatter,
                              z.tensorBytes, t, layerLabel(l), "block outputs",
-                             freq + " (each of AG and RS)");
+                             fill("%1 (each of AG and RS)", {freq}));
         } else {
             t = b.compute(pass, dur, t, layerLabel(l), what);
             t = b.collective(ScheduleKind::AllReduce, z.tensorBytes, t, layerLabel(l),
@@ -277,19 +298,19 @@ StrategyTimeline contextParallel(const StrategySetup& s) {
                                              "keys and values", "per layer, forward and backward");
         const double attn =
             b.compute(ScheduleKind::Forward, z.forwardS / 3.0 / n, t, layerLabel(l),
-                      "forward attention of layer " + std::to_string(l) + " (own chunk)");
+                      fill("forward attention of layer %1 (own chunk)", {std::to_string(l)}));
         t = b.compute(ScheduleKind::Forward, z.forwardS * 2.0 / 3.0 / n, std::max(attn, gathered),
-                      layerLabel(l), "forward MLP of layer " + std::to_string(l));
+                      layerLabel(l), fill("forward MLP of layer %1", {std::to_string(l)}));
     }
     double lastComm = t;
     for (int l = z.L - 1; l >= 0; --l) {
         t = b.compute(ScheduleKind::Backward, 2.0 * z.forwardS * 2.0 / 3.0 / n, t, layerLabel(l),
-                      "backward MLP of layer " + std::to_string(l));
+                      fill("backward MLP of layer %1", {std::to_string(l)}));
         const double gathered = b.collective(ScheduleKind::AllGather, kv, t, layerLabel(l),
                                              "keys and values", "per layer, forward and backward");
         const double attn =
             b.compute(ScheduleKind::Backward, 2.0 * z.forwardS / 3.0 / n, t, layerLabel(l),
-                      "backward attention of layer " + std::to_string(l));
+                      fill("backward attention of layer %1", {std::to_string(l)}));
         t = std::max(attn, b.collective(ScheduleKind::ReduceScatter, kv, gathered, layerLabel(l),
                                         "key and value gradients", "per layer backward"));
         lastComm = b.collective(ScheduleKind::AllReduce, grads, t, layerLabel(l), "layer gradients",
@@ -314,11 +335,11 @@ StrategyTimeline expertParallel(const StrategySetup& s) {
     double t = 0.0;
     for (int l = 0; l < z.L; ++l) {
         t = b.compute(ScheduleKind::Forward, z.forwardS / 3.0, t, layerLabel(l),
-                      "forward attention of layer " + std::to_string(l));
+                      fill("forward attention of layer %1", {std::to_string(l)}));
         t = b.collective(ScheduleKind::AllToAll, routed, t, layerLabel(l), "tokens to experts",
                          freq);
         t = b.compute(ScheduleKind::Forward, z.forwardS * 2.0 / 3.0 * k, t, layerLabel(l),
-                      "forward of the experts of layer " + std::to_string(l));
+                      fill("forward of the experts of layer %1", {std::to_string(l)}));
         t = b.collective(ScheduleKind::AllToAll, routed, t, layerLabel(l), "expert outputs back",
                          freq);
     }
@@ -327,11 +348,11 @@ StrategyTimeline expertParallel(const StrategySetup& s) {
         t = b.collective(ScheduleKind::AllToAll, routed, t, layerLabel(l), "expert outputs back",
                          freq);
         t = b.compute(ScheduleKind::Backward, 2.0 * z.forwardS * 2.0 / 3.0 * k, t, layerLabel(l),
-                      "backward of the experts of layer " + std::to_string(l));
+                      fill("backward of the experts of layer %1", {std::to_string(l)}));
         t = b.collective(ScheduleKind::AllToAll, routed, t, layerLabel(l), "tokens to experts",
                          freq);
         t = b.compute(ScheduleKind::Backward, 2.0 * z.forwardS / 3.0, t, layerLabel(l),
-                      "backward attention of layer " + std::to_string(l));
+                      fill("backward attention of layer %1", {std::to_string(l)}));
         lastComm = b.collective(ScheduleKind::AllReduce, attnGrads, t, layerLabel(l),
                                 "attention gradients", "per layer per step");
     }
@@ -347,9 +368,8 @@ StrategyTimeline pipeline(StrategyKind kind, const StrategySetup& s) {
     const Sizes z = sizesOf(s);
     const int P = s.ways, M = s.microbatches;
     const int V = kind == StrategyKind::Interleaved ? s.interleave : 1;
-    require(z.L % (P * V) == 0, std::to_string(z.L) + " layers do not divide into " +
-                                    std::to_string(P) + " stages × " + std::to_string(V) +
-                                    " chunks");
+    require(z.L % (P * V) == 0, fill("%1 layers do not divide into %2 stages × %3 chunks",
+                                     {std::to_string(z.L), std::to_string(P), std::to_string(V)}));
     const ClusterCollectiveCost send =
         clusterSendRecv(s.topology, 0, std::min(1, P - 1), z.tensorBytes);
     const double sendS = P > 1 ? send.cost.timeS : 0.0;
@@ -365,7 +385,7 @@ StrategyTimeline pipeline(StrategyKind kind, const StrategySetup& s) {
     t.microbatchesPerGpu = M;
     for (int d = 0; d < P; ++d) {
         ScheduleRow row;
-        row.label = "stage " + std::to_string(d);
+        row.label = fill("stage %1", {std::to_string(d)});
         row.idleIsBubble = true;
         t.rows.push_back(row);
     }
@@ -376,10 +396,12 @@ StrategyTimeline pipeline(StrategyKind kind, const StrategySetup& s) {
         bar.kind = op.backward ? ScheduleKind::Backward : ScheduleKind::Forward;
         bar.label = std::to_string(op.microbatch + 1);
         bar.shade = op.chunk;
-        bar.tip = "stage " + std::to_string(op.device) + " · micro-batch " +
-                  std::to_string(op.microbatch + 1) + (op.backward ? " backward" : " forward") +
-                  (V > 1 ? " · model chunk " + std::to_string(op.chunk) : std::string()) + " · " +
-                  formatSi(op.startS, "s") + "–" + formatSi(op.endS, "s");
+        bar.tip =
+            fill("stage %1 · micro-batch %2 %3%4 · %5–%6",
+                 {std::to_string(op.device), std::to_string(op.microbatch + 1),
+                  op.backward ? "backward" : "forward",
+                  V > 1 ? fill(" · model chunk %1", {std::to_string(op.chunk)}) : std::string(),
+                  formatSi(op.startS, "s"), formatSi(op.endS, "s")});
         t.rows[static_cast<std::size_t>(op.device)].bars.push_back(bar);
     }
     t.peakActivations = run.peakActivationsInFlight;
@@ -419,8 +441,8 @@ StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
     require(m.layers >= 1 && m.hidden >= 1 && m.heads >= 1 && m.seq >= 1 && m.microBatch >= 1,
             "layers, hidden size, heads, sequence and micro-batch must each be at least 1");
     require(s.ways >= 1 && s.ways <= s.topology.gpus(),
-            "the group of " + std::to_string(s.ways) + " GPUs does not fit in the topology's " +
-                std::to_string(s.topology.gpus()));
+            fill("the group of %1 GPUs does not fit in the topology's %2",
+                 {std::to_string(s.ways), std::to_string(s.topology.gpus())}));
     require(s.microbatches >= 1 && s.interleave >= 1,
             "micro-batches and chunks must be at least 1");
     require(std::isfinite(s.peakFlops) && s.peakFlops > 0 && s.efficiency > 0 &&
@@ -431,18 +453,18 @@ StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
     switch (kind) {
     case StrategyKind::TP:
     case StrategyKind::SP:
-        require(m.heads % s.ways == 0, std::to_string(m.heads) +
-                                           " attention heads do not divide by TP " +
-                                           std::to_string(s.ways));
+        require(m.heads % s.ways == 0, fill("%1 attention heads do not divide by TP %2",
+                                            {std::to_string(m.heads), std::to_string(s.ways)}));
         return tensorParallel(kind, s);
     case StrategyKind::CP:
-        require(m.seq % s.ways == 0, "the sequence of " + std::to_string(m.seq) +
-                                         " tokens does not divide by CP " + std::to_string(s.ways));
+        require(m.seq % s.ways == 0, fill("the sequence of %1 tokens does not divide by CP %2",
+                                          {std::to_string(m.seq), std::to_string(s.ways)}));
         return contextParallel(s);
     case StrategyKind::EP:
         require(s.topK >= 1 && s.topK <= s.experts && s.experts % s.ways == 0,
-                std::to_string(s.experts) + " experts do not divide by EP " +
-                    std::to_string(s.ways) + " (or top-k is not between 1 and the experts)");
+                fill("%1 experts do not divide by EP %2 (or top-k is not between 1 and the "
+                     "experts)",
+                     {std::to_string(s.experts), std::to_string(s.ways)}));
         return expertParallel(s);
     case StrategyKind::GPipe:
     case StrategyKind::OneFOneB:

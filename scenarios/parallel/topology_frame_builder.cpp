@@ -1,6 +1,7 @@
 #include "parallel/topology_frame_builder.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 #include <map>
@@ -22,7 +23,7 @@ namespace {
 constexpr Strategy kStrategies[3] = {Strategy::TP, Strategy::PP, Strategy::DP};
 
 std::string percent(double f) {
-    return formatSignificant(std::clamp(f, 0.0, 9.99) * 100.0, 3) + " %";
+    return fill("%1 %", {formatSignificant(std::clamp(f, 0.0, 9.99) * 100.0, 3)});
 }
 
 } // namespace
@@ -54,8 +55,11 @@ TopologyFrame topologyFrame(const std::string& title, const ClusterTopology& t,
         if (tr.cost.span.leaves > 1)
             spineS += tr.timePerStep();
         rate[si] += tr.bytesPerStep() / e.stepS;
-        what[si] +=
-            (what[si].empty() ? "" : "; ") + tr.what + " on " + linkName(tr.cost.span.bottleneck);
+        // A strategy may carry more than one transfer per step; the tip lists each with its
+        // link.
+        what[si]
+            .append(what[si].empty() ? "" : "; ")
+            .append(fill("%1 on %2", {tr.what, linkName(tr.cost.span.bottleneck)}));
     }
     const double maxRate = std::max({rate[0], rate[1], rate[2], 1e-30});
 
@@ -71,20 +75,22 @@ TopologyFrame topologyFrame(const std::string& title, const ClusterTopology& t,
         const int leaf = node / std::max(1, t.nodesPerLeaf);
         if (!leafIndex.count(leaf)) {
             leafIndex[leaf] = static_cast<int>(f.leaves.size());
-            f.leaves.push_back({"leaf " + std::to_string(leaf), spineS / stepS,
-                                "leaf switch " + std::to_string(leaf) + ": " +
-                                    std::to_string(t.nodesPerLeaf) + " nodes below; uplinks busy " +
-                                    percent(spineS / stepS) + " of the step (oversubscription " +
-                                    formatSignificant(t.oversubscription, 3) + ":1)"});
+            f.leaves.push_back(
+                {.label = fill("leaf %1", {std::to_string(leaf)}),
+                 .uplinkUtil = spineS / stepS,
+                 .tip = fill("leaf switch %1: %2 nodes below; uplinks busy %3 of the step "
+                             "(oversubscription %4:1)",
+                             {std::to_string(leaf), std::to_string(t.nodesPerLeaf),
+                              percent(spineS / stepS), formatSignificant(t.oversubscription, 3)})});
         }
     }
     std::map<int, std::pair<int, int>> where; // rank → (frame node, gpu)
     for (int node : chosen) {
         TopologyNode n;
-        n.label = "node " + std::to_string(node);
+        n.label = fill("node %1", {std::to_string(node)});
         n.leaf = leafIndex[node / std::max(1, t.nodesPerLeaf)];
-        n.tip = n.label + ": GPUs " + std::to_string(node * G) + "–" +
-                std::to_string(node * G + G - 1) + " on one NVSwitch, one NIC each";
+        n.tip = fill("%1: GPUs %2–%3 on one NVSwitch, one NIC each",
+                     {n.label, std::to_string(node * G), std::to_string(node * G + G - 1)});
         for (int g = 0; g < G; ++g) {
             const int r = node * G + g;
             TopologyGpu gpu;
@@ -102,14 +108,12 @@ TopologyFrame topologyFrame(const std::string& title, const ClusterTopology& t,
             for (int si = 2; si >= 0; --si) // TP's colour wins where groups overlap
                 if (l.size(kStrategies[si]) > 1 && inGroupOfZero(kStrategies[si]))
                     gpu.highlight = si;
-            gpu.tip = "rank " + std::to_string(r) + ": TP " +
-                      std::to_string(coordinateOf(l, r, Strategy::TP)) + "/" +
-                      std::to_string(l.tp) + ", PP stage " +
-                      std::to_string(coordinateOf(l, r, Strategy::PP)) + "/" +
-                      std::to_string(l.pp) + ", DP replica " +
-                      std::to_string(coordinateOf(l, r, Strategy::DP)) + "/" +
-                      std::to_string(l.dp) + " · NVLink busy " + percent(gpu.nvlinkUtil) +
-                      ", NIC busy " + percent(gpu.nicUtil) + " of the step";
+            gpu.tip = fill("rank %1: TP %2/%3, PP stage %4/%5, DP replica %6/%7 · NVLink busy %8, "
+                           "NIC busy %9 of the step",
+                           {std::to_string(r), std::to_string(coordinateOf(l, r, Strategy::TP)),
+                            std::to_string(l.tp), std::to_string(coordinateOf(l, r, Strategy::PP)),
+                            std::to_string(l.pp), std::to_string(coordinateOf(l, r, Strategy::DP)),
+                            std::to_string(l.dp), percent(gpu.nvlinkUtil), percent(gpu.nicUtil)});
             where[r] = {static_cast<int>(f.nodes.size()), g};
             n.gpus.push_back(gpu);
         }
@@ -131,13 +135,13 @@ TopologyFrame topologyFrame(const std::string& title, const ClusterTopology& t,
             flow.toGpu = to->second.second;
             flow.colorIndex = si;
             flow.packetsPerS = std::max(0.4, view.maxPacketsPerS * rate[si] / maxRate);
-            flow.tip = f.flowClasses[static_cast<std::size_t>(si)] + " rank " + std::to_string(r) +
-                       " → " + std::to_string(next) + ": " + what[si] + ", " +
-                       formatSi(rate[si], "B/s") + " averaged over the step";
+            flow.tip = fill("%1 rank %2 → %3: %4, %5 averaged over the step",
+                            {f.flowClasses[static_cast<std::size_t>(si)], std::to_string(r),
+                             std::to_string(next), what[si], formatSi(rate[si], "B/s")});
             f.flows.push_back(flow);
         }
-    f.caption = "NVLink busy " + percent(nvlinkS / stepS) + ", NICs " + percent(networkS / stepS) +
-                " of the " + formatSi(e.stepS, "s") + " step · packets ∝ bytes per second";
+    f.caption = fill("NVLink busy %1, NICs %2 of the %3 step · packets ∝ bytes per second",
+                     {percent(nvlinkS / stepS), percent(networkS / stepS), formatSi(e.stepS, "s")});
     return f;
 }
 

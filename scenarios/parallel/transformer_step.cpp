@@ -1,6 +1,7 @@
 #include "parallel/transformer_step.h"
 
 #include "engine/require.h"
+#include "engine/sentence.h"
 #include "parallel/memory_budget.h"
 #include "parallel/pipeline_schedule.h"
 
@@ -41,15 +42,15 @@ std::vector<Strategy> parseRankOrder(const std::string& text) {
         else if (part == "dp")
             out.push_back(Strategy::DP);
         else
-            throw std::invalid_argument("rank order '" + text +
-                                        "' must name tp, pp and dp once each, fastest first "
-                                        "(e.g. tp-pp-dp)");
+            throw std::invalid_argument(fill("rank order '%1' must name tp, pp and dp once each, "
+                                             "fastest first (e.g. tp-pp-dp)",
+                                             {text}));
     }
     auto has = [&](Strategy s) { return std::count(out.begin(), out.end(), s) == 1; };
     if (out.size() != 3 || !has(Strategy::TP) || !has(Strategy::PP) || !has(Strategy::DP))
-        throw std::invalid_argument("rank order '" + text +
-                                    "' must name tp, pp and dp once each, fastest first "
-                                    "(e.g. tp-pp-dp)");
+        throw std::invalid_argument(fill("rank order '%1' must name tp, pp and dp once each, "
+                                         "fastest first (e.g. tp-pp-dp)",
+                                         {text}));
     return out;
 }
 
@@ -76,17 +77,18 @@ StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
     require(l.zero >= 0 && l.zero <= 3, "ZeRO stage must be 0, 1, 2 or 3");
     require(l.interleave >= 1, "interleaving must be at least 1");
     require(static_cast<long long>(l.tp) * l.pp * l.dp == t.gpus(),
-            "TP×PP×DP = " + std::to_string(static_cast<long long>(l.tp) * l.pp * l.dp) +
-                " but the cluster has " + std::to_string(t.gpus()) + " GPUs");
-    require(m.heads % l.tp == 0, std::to_string(m.heads) + " attention heads do not divide by TP " +
-                                     std::to_string(l.tp));
+            fill("TP×PP×DP = %1 but the cluster has %2 GPUs",
+                 {std::to_string(static_cast<long long>(l.tp) * l.pp * l.dp),
+                  std::to_string(t.gpus())}));
+    require(m.heads % l.tp == 0, fill("%1 attention heads do not divide by TP %2",
+                                      {std::to_string(m.heads), std::to_string(l.tp)}));
     require(m.hidden % m.heads == 0, "the hidden size must divide by the number of heads");
     require(m.layers % (l.pp * l.interleave) == 0,
-            std::to_string(m.layers) + " layers do not divide into PP × interleave = " +
-                std::to_string(l.pp * l.interleave) + " chunks");
+            fill("%1 layers do not divide into PP × interleave = %2 chunks",
+                 {std::to_string(m.layers), std::to_string(l.pp * l.interleave)}));
     require(m.globalBatch % (m.microBatch * l.dp) == 0,
-            "the global batch " + std::to_string(m.globalBatch) +
-                " does not divide by micro-batch × DP = " + std::to_string(m.microBatch * l.dp));
+            fill("the global batch %1 does not divide by micro-batch × DP = %2",
+                 {std::to_string(m.globalBatch), std::to_string(m.microBatch * l.dp)}));
     require(peakFlops > 0 && computeEfficiency > 0 && computeEfficiency <= 1,
             "peak FLOP/s must be positive and the compute efficiency in (0, 1]");
 
@@ -172,7 +174,7 @@ StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
 }
 
 std::string layoutName(const ParallelLayout& l) {
-    return "TP " + std::to_string(l.tp) + " × PP " + std::to_string(l.pp) + " × DP " +
-           std::to_string(l.dp) + " (" + rankOrderName(l.order) + ")";
+    return fill("TP %1 × PP %2 × DP %3 (%4)", {std::to_string(l.tp), std::to_string(l.pp),
+                                               std::to_string(l.dp), rankOrderName(l.order)});
 }
 } // namespace wb

@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/require.h"
+#include "engine/sentence.h"
 #include "parallel/memory_budget.h"
 #include "parallel/transformer_step.h"
 
@@ -66,72 +67,76 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
     const double gpuSeconds = c.gpus * c.days * kSecondsPerDay;
     v.trainingFlops = trainingFlops(c.params, c.tokens);
     v.impliedMfu = v.trainingFlops / (gpuSeconds * gpu.peakFlops);
-    const std::string flopsText = "6·N·D = " + flops(v.trainingFlops) + " FLOP";
+    const std::string flopsText = fill("6·N·D = %1 FLOP", {flops(v.trainingFlops)});
     const std::string peakText =
-        formatSi(gpu.peakFlops, "FLOP/s") + " (" + gpu.name + " dense BF16)";
+        fill("%1 (%2 dense BF16)", {formatSi(gpu.peakFlops, "FLOP/s"), gpu.name});
     if (v.impliedMfu > 1.0)
-        flag("physically impossible: " + flopsText + " needs " +
-             formatSignificant(v.trainingFlops / (c.gpus * gpu.peakFlops * kSecondsPerDay)) +
-             " days on " + std::to_string(c.gpus) + " GPUs even at 100 % of " + peakText +
-             ", not " + formatSignificant(c.days) + " (implied MFU " + formatShare(v.impliedMfu) +
-             ")");
+        flag(fill("physically impossible: %1 needs %2 days on %3 GPUs even at 100 % of %4, not %5 "
+                  "(implied MFU %6)",
+                  {flopsText,
+                   formatSignificant(v.trainingFlops / (c.gpus * gpu.peakFlops * kSecondsPerDay)),
+                   std::to_string(c.gpus), peakText, formatSignificant(c.days),
+                   formatShare(v.impliedMfu)}));
     else if (v.impliedMfu > kBestPublishedMfu)
-        flag("implausible: the implied MFU " + formatShare(v.impliedMfu) +
-             " is above the best published, 56.3 % (Korthikanti et al., 1T model); Llama 3 "
-             "reached 38–43 %");
+        flag(
+            fill("implausible: the implied MFU %1 is above the best published, 56.3 % (Korthikanti "
+                 "et al., 1T model); Llama 3 reached 38–43 %",
+                 {formatShare(v.impliedMfu)}));
 
     if (c.mfu) {
         v.daysAtClaimedMfu = v.trainingFlops / (c.gpus * gpu.peakFlops * *c.mfu) / kSecondsPerDay;
         if (*c.mfu > 1.0)
-            flag("physically impossible: a claimed MFU of " + formatShare(*c.mfu) +
-                 " exceeds the peak itself (MFU is a fraction: 0.45 means 45 %)");
+            flag(fill("physically impossible: a claimed MFU of %1 exceeds the peak itself (MFU is "
+                      "a fraction: 0.45 means 45 %)",
+                      {formatShare(*c.mfu)}));
         else if (v.impliedMfu > *c.mfu * 1.1)
-            flag("inconsistent: at the claimed " + formatShare(*c.mfu) + " MFU, " + flopsText +
-                 " takes " + formatSignificant(v.daysAtClaimedMfu) + " days, longer than the " +
-                 formatSignificant(c.days) + " claimed (those days imply " +
-                 formatShare(v.impliedMfu) + ")");
+            flag(fill("inconsistent: at the claimed %1 MFU, %2 takes %3 days, longer than the %4 "
+                      "claimed (those days imply %5)",
+                      {formatShare(*c.mfu), flopsText, formatSignificant(v.daysAtClaimedMfu),
+                       formatSignificant(c.days), formatShare(v.impliedMfu)}));
         else if (v.impliedMfu < *c.mfu * kEffectiveTrainingTime * 0.85)
-            flag("inconsistent: at the claimed " + formatShare(*c.mfu) + " MFU the run needs " +
-                 formatSignificant(v.daysAtClaimedMfu) + " days, but " + formatSignificant(c.days) +
-                 " were claimed: only " + formatShare(v.impliedMfu / *c.mfu) +
-                 " of the time trained (Llama 3 kept more than 90 %) — or the MFU is inflated");
+            flag(fill("inconsistent: at the claimed %1 MFU the run needs %2 days, but %3 were "
+                      "claimed: only %4 of the time trained (Llama 3 kept more than 90 %) — or the "
+                      "MFU is inflated",
+                      {formatShare(*c.mfu), formatSignificant(v.daysAtClaimedMfu),
+                       formatSignificant(c.days), formatShare(v.impliedMfu / *c.mfu)}));
     }
 
     // Model states at the least possible per GPU: 16Ψ shared by every GPU (ZeRO-3).
     const StateBytesPerParam k = stateBytesPerParam(Optimizer::Adam, TrainingPrecision::Bf16Mixed);
     v.modelStateBytesPerGpu = modelStatesPerGpu(c.params, 3, c.gpus, k).total();
     if (v.modelStateBytesPerGpu > gpu.hbmBytes)
-        flag("impossible without offloading: mixed-precision Adam needs 16 bytes per parameter "
-             "(ZeRO §3.1), " +
-             formatBytes(v.modelStateBytesPerGpu) + " per GPU even fully sharded over " +
-             std::to_string(c.gpus) + " GPUs, more than the " + formatBytes(gpu.hbmBytes) +
-             " of HBM");
+        flag(fill("impossible without offloading: mixed-precision Adam needs 16 bytes per "
+                  "parameter (ZeRO §3.1), %1 per GPU even fully sharded over %2 GPUs, more than "
+                  "the %3 of HBM",
+                  {formatBytes(v.modelStateBytesPerGpu), std::to_string(c.gpus),
+                   formatBytes(gpu.hbmBytes)}));
 
     v.weightBytes = k.weights * c.params;
     v.resumableStateBytes = (k.weights + k.optimizer) * c.params;
     if (c.checkpointBytes) {
         if (*c.checkpointBytes < v.weightBytes * 0.95)
-            flag("impossible: a checkpoint of " + formatBytes(*c.checkpointBytes) +
-                 " is smaller than the BF16 weights alone (2 bytes × N = " +
-                 formatBytes(v.weightBytes) + ")");
+            flag(fill("impossible: a checkpoint of %1 is smaller than the BF16 weights alone (2 "
+                      "bytes × N = %2)",
+                      {formatBytes(*c.checkpointBytes), formatBytes(v.weightBytes)}));
         else if (*c.checkpointBytes < v.resumableStateBytes * 0.95)
-            v.probes.push_back("the checkpoint (" + formatBytes(*c.checkpointBytes) +
-                               ") holds less than weights + Adam state (14 bytes × N = " +
-                               formatBytes(v.resumableStateBytes) +
-                               "): how did training resume with its optimizer state?");
+            v.probes.push_back(
+                fill("the checkpoint (%1) holds less than weights + Adam state (14 "
+                     "bytes × N = %2): how did training resume with its optimizer "
+                     "state?",
+                     {formatBytes(*c.checkpointBytes), formatBytes(v.resumableStateBytes)}));
     }
     if (c.checkpointBytes && c.checkpointSeconds) {
         v.checkpointBandwidth = *c.checkpointBytes / *c.checkpointSeconds;
         if (v.checkpointBandwidth > kStoragePeakBytesPerS)
-            flag("implausible: writing " + formatBytes(*c.checkpointBytes) + " in " +
-                 formatSignificant(*c.checkpointSeconds) + " s is " +
-                 formatSi(v.checkpointBandwidth, "B/s") +
-                 ", above Llama 3's storage peak of 7 TB/s (2 TB/s sustained) — unless it "
-                 "went to host memory first");
+            flag(fill("implausible: writing %1 in %2 s is %3, above Llama 3's storage peak of 7 "
+                      "TB/s (2 TB/s sustained) — unless it went to host memory first",
+                      {formatBytes(*c.checkpointBytes), formatSignificant(*c.checkpointSeconds),
+                       formatSi(v.checkpointBandwidth, "B/s")}));
         else if (v.checkpointBandwidth > kStorageSustainedBytesPerS)
-            v.probes.push_back("a checkpoint at " + formatSi(v.checkpointBandwidth, "B/s") +
-                               " beats Llama 3's sustained 2 TB/s: asynchronous, to host "
-                               "memory, or sharded to local disks?");
+            v.probes.push_back(fill("a checkpoint at %1 beats Llama 3's sustained 2 TB/s: "
+                                    "asynchronous, to host memory, or sharded to local disks?",
+                                    {formatSi(v.checkpointBandwidth, "B/s")}));
     }
 
     v.expectedFailures = llama3InterruptionsPerGpuDay() * c.gpus * c.days;
@@ -140,23 +145,21 @@ ClaimsVerdict checkClaims(const Claims& c, const ClaimsGpu& gpu) {
         const double atMost = poissonAtMost(seen, v.expectedFailures);
         const double atLeast = seen < 1 ? 1.0 : 1.0 - poissonAtMost(seen - 1, v.expectedFailures);
         if (atMost < kUnlikely)
-            flag("improbable: " + formatSignificant(seen) + " interruptions on " +
-                 std::to_string(c.gpus) + " GPUs over " + formatSignificant(c.days) +
-                 " days, where Llama 3's rate (419 in 54 days on "
-                 "16,384 GPUs) predicts about " +
-                 formatSignificant(v.expectedFailures) +
-                 " (chance of so few: " + formatSignificant(atMost, 2) + ")");
+            flag(fill("improbable: %1 interruptions on %2 GPUs over %3 days, where Llama 3's "
+                      "rate (419 in 54 days on 16,384 GPUs) predicts about %4 (chance of so few: "
+                      "%5)",
+                      {formatSignificant(seen), std::to_string(c.gpus), formatSignificant(c.days),
+                       formatSignificant(v.expectedFailures), formatSignificant(atMost, 2)}));
         else if (atLeast < kUnlikely)
-            flag("unusual: " + formatSignificant(seen) +
-                 " interruptions where Llama 3's rate predicts about " +
-                 formatSignificant(v.expectedFailures) +
-                 ": an unhealthy cluster, or planned interruptions "
-                 "counted too?");
+            flag(fill("unusual: %1 interruptions where Llama 3's rate predicts about %2: an "
+                      "unhealthy cluster, or planned interruptions counted too?",
+                      {formatSignificant(seen), formatSignificant(v.expectedFailures)}));
     }
     if (v.expectedFailures >= 10.0)
-        v.probes.push_back("at Llama 3's rate a failure comes every " +
-                           formatSignificant(24.0 / (llama3InterruptionsPerGpuDay() * c.gpus)) +
-                           " h: what was the checkpoint interval, and the restart time?");
+        v.probes.push_back(
+            fill("at Llama 3's rate a failure comes every %1 h: what was the checkpoint interval, "
+                 "and the restart time?",
+                 {formatSignificant(24.0 / (llama3InterruptionsPerGpuDay() * c.gpus))}));
     return v;
 }
 

@@ -1,5 +1,6 @@
 #include "planning/cluster_scheduler.h"
 
+#include "engine/sentence.h"
 #include "planning/gpu_placement.h"
 
 #include <algorithm>
@@ -27,8 +28,8 @@ SchedulePolicy parseSchedulePolicy(const std::string& text) {
     const auto& names = schedulePolicyNames();
     const auto it = std::find(names.begin(), names.end(), text);
     if (it == names.end())
-        throw std::invalid_argument("policy '" + text +
-                                    "' must be fifo, gang-backfill, topology or preemptive");
+        throw std::invalid_argument(
+            fill("policy '%1' must be fifo, gang-backfill, topology or preemptive", {text}));
     return static_cast<SchedulePolicy>(it - names.begin());
 }
 
@@ -414,16 +415,17 @@ ScheduleResult simulateCluster(const std::vector<Job>& trace, const SchedulerCon
         if (i > 0 && j.arrivalH < trace[i - 1].arrivalH)
             throw std::invalid_argument("the trace must be sorted by arrival");
         if (j.gpus < 1 || j.gpus > c.cluster.gpus())
-            throw std::invalid_argument("job " + std::to_string(j.id) + " needs " +
-                                        std::to_string(j.gpus) + " GPUs; the cluster has " +
-                                        std::to_string(c.cluster.gpus()));
+            throw std::invalid_argument(fill(
+                "job %1 needs %2 GPUs; the cluster has %3",
+                {std::to_string(j.id), std::to_string(j.gpus), std::to_string(c.cluster.gpus())}));
         if (!(j.durationH > 0) || !(j.checkpointIntervalH > 0) || !std::isfinite(j.durationH) ||
             !std::isfinite(j.checkpointIntervalH) || !std::isfinite(j.arrivalH))
-            throw std::invalid_argument("job " + std::to_string(j.id) +
-                                        ": duration and checkpoint interval must be positive");
+            throw std::invalid_argument(
+                fill("job %1: duration and checkpoint interval must be positive",
+                     {std::to_string(j.id)}));
         if (j.team < 0 || j.team >= static_cast<int>(c.teamQuota.size()))
-            throw std::invalid_argument("job " + std::to_string(j.id) + " belongs to team " +
-                                        std::to_string(j.team) + ", which has no quota");
+            throw std::invalid_argument(fill("job %1 belongs to team %2, which has no quota",
+                                             {std::to_string(j.id), std::to_string(j.team)}));
     }
     return ClusterScheduler(trace, c).run();
 }

@@ -1,5 +1,7 @@
 #include "planning/gpu_placement.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -118,7 +120,7 @@ std::vector<int> GpuPlacement::packed(int n) const {
 void GpuPlacement::take(const std::vector<int>& gpuList) {
     for (int g : gpuList) {
         if (g < 0 || g >= gpus() || !isFree(g))
-            throw std::logic_error("GPU " + std::to_string(g) + " allocated twice");
+            throw std::logic_error(fill("GPU %1 allocated twice", {std::to_string(g)}));
         m_busy[static_cast<std::size_t>(g)] = 1;
         --m_freePerNode[static_cast<std::size_t>(nodeOf(g))];
         --m_free;
@@ -128,7 +130,7 @@ void GpuPlacement::take(const std::vector<int>& gpuList) {
 void GpuPlacement::release(const std::vector<int>& gpuList) {
     for (int g : gpuList) {
         if (g < 0 || g >= gpus() || isFree(g))
-            throw std::logic_error("GPU " + std::to_string(g) + " released while free");
+            throw std::logic_error(fill("GPU %1 released while free", {std::to_string(g)}));
         m_busy[static_cast<std::size_t>(g)] = 0;
         ++m_freePerNode[static_cast<std::size_t>(nodeOf(g))];
         ++m_free;

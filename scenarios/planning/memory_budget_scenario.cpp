@@ -2,6 +2,7 @@
 
 #include "catalogue/hardware_catalogue.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "parallel/memory_budget.h"
 
 #include <algorithm>
@@ -22,10 +23,10 @@ struct ModelShape {
     int layers, hidden, heads;
 };
 constexpr ModelShape kShapes[] = {
-    {"zero-7.5b", 7.5e9, 32, 4096, 32},
-    {"gpt3-175b", 175e9, 96, 12288, 96},
-    {"70b", 70e9, 80, 8192, 64},
-    {"13b", 13e9, 40, 5120, 40},
+    {.id = "zero-7.5b", .params = 7.5e9, .layers = 32, .hidden = 4096, .heads = 32},
+    {.id = "gpt3-175b", .params = 175e9, .layers = 96, .hidden = 12288, .heads = 96},
+    {.id = "70b", .params = 70e9, .layers = 80, .hidden = 8192, .heads = 64},
+    {.id = "13b", .params = 13e9, .layers = 40, .hidden = 5120, .heads = 40},
 };
 
 std::vector<std::string> shapeIds() {
@@ -55,19 +56,20 @@ BarCategory budgetBar(const std::string& label, const MemoryBudget& b, const std
     const char* why[5] = {"weights", "gradients", "optimizer state (fp32 master, moments)",
                           "activations of the first pipeline stage", "buffers (assumed)"};
     for (int i = 0; i < 5; ++i)
-        c.segments.push_back({i < shown ? values[i] : 0.0, i,
-                              std::string(why[i]) + ": " + gb(values[i]) + " per GPU"});
+        c.segments.push_back({.value = i < shown ? values[i] : 0.0,
+                              .series = i,
+                              .tip = fill("%1: %2 per GPU", {why[i], gb(values[i])})});
     return c;
 }
 
 BarReference hbmLine(const GpuSpec& gpu, double hbm) {
-    return {hbm, "HBM of one " + gpu.name};
+    return {.value = hbm, .label = fill("HBM of one %1", {gpu.name})};
 }
 
 std::string fitText(double total, double hbm) {
     return total <= hbm
-               ? "fits: " + gb(total) + " of " + gb(hbm)
-               : "does not fit: " + gb(total) + ", " + gb(total - hbm) + " over " + gb(hbm);
+               ? fill("fits: %1 of %2", {gb(total), gb(hbm)})
+               : fill("does not fit: %1, %2 over %3", {gb(total), gb(total - hbm), gb(hbm)});
 }
 
 // What the steps share, built once.
@@ -88,11 +90,11 @@ Frames zeroStages(const Budget& b, double t) {
     const double psi = b.model.shape.params / (static_cast<double>(b.layout.tp) * b.layout.pp);
     const int dp = b.layout.dp;
     BarChartFrame f;
-    f.title = "Model states per GPU, DP " + std::to_string(dp) + ", by ZeRO stage";
-    f.caption = formatSignificant(k.weights, 3) + " + " + formatSignificant(k.gradients, 3) +
-                " + " + formatSignificant(k.optimizer, 3) + " = " +
-                formatSignificant(k.total(), 3) +
-                " bytes per parameter × Ψ = " + formatSi(psi, "") + " parameters per replica slice";
+    f.title = fill("Model states per GPU, DP %1, by ZeRO stage", {std::to_string(dp)});
+    f.caption = fill("%1 + %2 + %3 = %4 bytes per parameter × Ψ = %5 parameters per replica slice",
+                     {formatSignificant(k.weights, 3), formatSignificant(k.gradients, 3),
+                      formatSignificant(k.optimizer, 3), formatSignificant(k.total(), 3),
+                      formatSi(psi, "")});
     f.series = kSeries;
     f.axisTitle = "bytes per GPU";
     f.unit = BarValueUnit::Bytes;
@@ -100,25 +102,27 @@ Frames zeroStages(const Budget& b, double t) {
     const char* names[4] = {"DP (ZeRO-0)", "ZeRO-1 P_os", "ZeRO-2 P_os+g", "ZeRO-3 P_os+g+p"};
     const int shown = std::clamp(static_cast<int>(t * 4.0) + 1, 1, 4);
     FactsFrame facts;
-    facts.title = "ZeRO's arithmetic (K = " + formatSignificant(k.optimizer, 3) + ")";
+    facts.title = fill("ZeRO's arithmetic (K = %1)", {formatSignificant(k.optimizer, 3)});
     facts.rows.push_back(
-        {"bytes per parameter",
-         formatSignificant(k.total(), 3) + " (" + optimizerName(b.model.optimizer) + ", " +
-             trainingPrecisionName(b.model.precision) + ")",
-         "2Ψ + 2Ψ + KΨ = 16Ψ for mixed-precision Adam, " + std::string(kZeroSource)});
+        {.label = "bytes per parameter",
+         .value =
+             fill("%1 (%2, %3)", {formatSignificant(k.total(), 3), optimizerName(b.model.optimizer),
+                                  trainingPrecisionName(b.model.precision)}),
+         .source = fill("2Ψ + 2Ψ + KΨ = 16Ψ for mixed-precision Adam, %1", {kZeroSource})});
     const char* formulas[4] = {"(2 + 2 + K)Ψ", "4Ψ + KΨ/N_d", "2Ψ + (2 + K)Ψ/N_d", "16Ψ/N_d"};
     for (int z = 0; z < 4; ++z) {
         const ModelStates s = modelStatesPerGpu(psi, z, dp, k);
         MemoryBudget only;
         only.states = s;
         f.categories.push_back(budgetBar(
-            names[z], only, std::string(formulas[z]) + " = " + gb(s.total()), z < shown ? 3 : 0));
+            names[z], only, fill("%1 = %2", {formulas[z], gb(s.total())}), z < shown ? 3 : 0));
         f.axisMax = std::max(f.axisMax, s.total());
         facts.rows.push_back(
-            {names[z], gb(s.total()),
-             std::string(formulas[z]) +
-                 "; the paper's Figure 1 (7.5B, N_d = 64): 120 / 31.4 / 16.6 / 1.9 GB",
-             z == b.layout.zero});
+            {.label = names[z],
+             .value = gb(s.total()),
+             .source = fill("%1; the paper's Figure 1 (7.5B, N_d = 64): 120 / 31.4 / 16.6 / 1.9 GB",
+                            {formulas[z]}),
+             .emphasis = z == b.layout.zero});
     }
     f.emphasis = b.layout.zero < shown ? b.layout.zero : -1;
     return Frames{{f, facts}};
@@ -132,20 +136,22 @@ Frames activationChoices(const Budget& b, double t) {
         bool sp;
         Recompute r;
     };
-    std::vector<Choice> choices = {{"no recompute", false, Recompute::None},
-                                   {"selective", false, Recompute::Selective},
-                                   {"full", false, Recompute::Full}};
+    std::vector<Choice> choices = {{.name = "no recompute", .sp = false, .r = Recompute::None},
+                                   {.name = "selective", .sp = false, .r = Recompute::Selective},
+                                   {.name = "full", .sp = false, .r = Recompute::Full}};
     if (b.layout.tp > 1) {
-        choices.insert(choices.begin() + 1, {"SP", true, Recompute::None});
-        choices.insert(choices.begin() + 3, {"SP + selective", true, Recompute::Selective});
+        choices.insert(choices.begin() + 1, Choice{.name = "SP", .sp = true, .r = Recompute::None});
+        choices.insert(choices.begin() + 3,
+                       Choice{.name = "SP + selective", .sp = true, .r = Recompute::Selective});
     }
     BarChartFrame f;
-    f.title = "Activations per GPU, TP " + std::to_string(b.layout.tp) + ", " +
-              std::to_string(m.layers) + " layers' worth";
+    f.title = fill("Activations per GPU, TP %1, %2 layers' worth",
+                   {std::to_string(b.layout.tp), std::to_string(m.layers)});
     const double ratio = 5.0 * m.heads * m.seq / static_cast<double>(m.hidden);
-    f.caption = "s·b·h(34 + 5as/h) per layer with 5as/h = " + formatSignificant(ratio, 3) +
-                " (s = " + std::to_string(m.seq) + ", b = " + std::to_string(m.microBatch) +
-                ", h = " + std::to_string(m.hidden) + ", a = " + std::to_string(m.heads) + ")";
+    f.caption =
+        fill("s·b·h(34 + 5as/h) per layer with 5as/h = %1 (s = %2, b = %3, h = %4, a = %5)",
+             {formatSignificant(ratio, 3), std::to_string(m.seq), std::to_string(m.microBatch),
+              std::to_string(m.hidden), std::to_string(m.heads)});
     f.series = kSeries;
     f.axisTitle = "bytes per GPU";
     f.unit = BarValueUnit::Bytes;
@@ -166,17 +172,21 @@ Frames activationChoices(const Budget& b, double t) {
         const double stage = activationBytesFirstStage(a, m.layers, b.layout.pp);
         BarCategory c;
         c.label = choices[i].name;
-        c.segments.push_back({static_cast<int>(i) < shown ? stage : 0.0, 3,
-                              gb(perLayer) + " per layer × " + std::to_string(m.layers) +
-                                  " layers (1F1B's first stage holds L layers' worth)"});
+        c.segments.push_back(
+            {.value = static_cast<int>(i) < shown ? stage : 0.0,
+             .series = 3,
+             .tip = fill("%1 per layer × %2 layers (1F1B's first stage holds L layers' worth)",
+                         {gb(perLayer), std::to_string(m.layers)})});
         f.categories.push_back(c);
         f.axisMax = std::max(f.axisMax, stage);
         const bool mine =
             choices[i].sp == b.layout.sequenceParallel && choices[i].r == b.layout.recompute;
         if (mine)
             f.emphasis = static_cast<int>(i) < shown ? static_cast<int>(i) : -1;
-        facts.rows.push_back({choices[i].name, gb(perLayer) + " per layer",
-                              gb(stage) + " for the first stage; " + kActSource, mine});
+        facts.rows.push_back({.label = choices[i].name,
+                              .value = fill("%1 per layer", {gb(perLayer)}),
+                              .source = fill("%1 for the first stage; %2", {gb(stage), kActSource}),
+                              .emphasis = mine});
     }
     // The HBM line only where it is on the same scale; otherwise it would flatten the bars.
     if (f.axisMax >= 0.25 * b.hbm.value)
@@ -186,7 +196,7 @@ Frames activationChoices(const Budget& b, double t) {
 
 Frames yourLayout(const Budget& b, double t) {
     BarChartFrame f;
-    f.title = "Your layout: " + layoutName(b.layout);
+    f.title = fill("Your layout: %1", {layoutName(b.layout)});
     f.caption = fitText(b.yours.total(), b.hbm.value) + b.spNote;
     f.series = kSeries;
     f.axisTitle = "bytes per GPU";
@@ -201,13 +211,17 @@ Frames yourLayout(const Budget& b, double t) {
     facts.title = "One GPU's bill";
     const MemoryBudget& y = b.yours;
     facts.rows = {
-        {"weights", gb(y.states.weights), kZeroSource},
-        {"gradients", gb(y.states.gradients), kZeroSource},
-        {"optimizer state", gb(y.states.optimizer), kZeroSource},
-        {"activations", gb(y.activations), kActSource},
-        {"buffers", gb(y.buffers), "assumed: CUDA context, NCCL buckets, allocator slack"},
-        {"total", gb(y.total()), "HBM " + gb(b.hbm.value) + " (" + b.gpuName + ", catalogue)",
-         true},
+        {.label = "weights", .value = gb(y.states.weights), .source = kZeroSource},
+        {.label = "gradients", .value = gb(y.states.gradients), .source = kZeroSource},
+        {.label = "optimizer state", .value = gb(y.states.optimizer), .source = kZeroSource},
+        {.label = "activations", .value = gb(y.activations), .source = kActSource},
+        {.label = "buffers",
+         .value = gb(y.buffers),
+         .source = "assumed: CUDA context, NCCL buckets, allocator slack"},
+        {.label = "total",
+         .value = gb(y.total()),
+         .source = fill("HBM %1 (%2, catalogue)", {gb(b.hbm.value), b.gpuName}),
+         .emphasis = true},
     };
     return Frames{{f, facts}};
 }
@@ -228,12 +242,15 @@ Frames forcedLayout(const Budget& b, double t) {
                 return x.budget.total() < y.budget.total();
             });
         f.title = "No layout of these GPUs fits";
-        f.caption = "the smallest budget is " + gb(least->budget.total()) + ", over " +
-                    gb(b.hbm.value) + ": more GPUs, a smaller model or shorter sequences";
+        f.caption = fill("the smallest budget is %1, over %2: more GPUs, a smaller model or "
+                         "shorter sequences",
+                         {gb(least->budget.total()), gb(b.hbm.value)});
         bars.push_back({"least memory", *least});
         facts.title = "Nothing fits";
-        facts.rows.push_back({layoutName(least->layout), gb(least->budget.total()),
-                              "the least of every layout searched", true});
+        facts.rows.push_back({.label = layoutName(least->layout),
+                              .value = gb(least->budget.total()),
+                              .source = "the least of every layout searched",
+                              .emphasis = true});
     } else {
         const LayoutFit& forced = b.fits.front();
         const auto at = std::find_if(b.all.begin(), b.all.end(),
@@ -244,18 +261,21 @@ Frames forcedLayout(const Budget& b, double t) {
             bars.push_back({"one notch less", *std::prev(at)});
         bars.push_back({"forced", forced});
         f.emphasis = static_cast<int>(bars.size()) - 1;
-        f.title = "The least intrusive layout that fits: " + layoutName(forced.layout);
+        f.title = fill("The least intrusive layout that fits: %1", {layoutName(forced.layout)});
         f.caption = forced.layout == b.all.front().layout
-                        ? "plain data parallelism fits: " + gb(forced.budget.total()) + " of " +
-                              gb(b.hbm.value)
-                        : "everything less intrusive is over " + gb(b.hbm.value) +
-                              "; order: less TP·PP, lower ZeRO stage, less recompute";
-        facts.title = "Smallest layouts that fit (" + std::to_string(b.fits.size()) + " of " +
-                      std::to_string(b.all.size()) + ")";
+                        ? fill("plain data parallelism fits: %1 of %2",
+                               {gb(forced.budget.total()), gb(b.hbm.value)})
+                        : fill("everything less intrusive is over %1; order: less TP·PP, lower "
+                               "ZeRO stage, less recompute",
+                               {gb(b.hbm.value)});
+        facts.title = fill("Smallest layouts that fit (%1 of %2)",
+                           {std::to_string(b.fits.size()), std::to_string(b.all.size())});
         for (std::size_t i = 0; i < std::min<std::size_t>(5, b.fits.size()); ++i)
-            facts.rows.push_back({std::to_string(i + 1) + ". " + layoutName(b.fits[i].layout),
-                                  gb(b.fits[i].budget.total()),
-                                  "least TP·PP, then ZeRO stage, then recompute", i == 0});
+            facts.rows.push_back(
+                {.label = fill("%1. %2", {std::to_string(i + 1), layoutName(b.fits[i].layout)}),
+                 .value = gb(b.fits[i].budget.total()),
+                 .source = "least TP·PP, then ZeRO stage, then recompute",
+                 .emphasis = i == 0});
     }
     bars.push_back({"yours", LayoutFit{b.layout, b.yours}});
     // Bars appear one by one, the verdict last.
@@ -263,7 +283,7 @@ Frames forcedLayout(const Budget& b, double t) {
                                  static_cast<int>(bars.size()));
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const auto& [name, fit] = bars[i];
-        f.categories.push_back(budgetBar(name + ": " + layoutName(fit.layout), fit.budget,
+        f.categories.push_back(budgetBar(fill("%1: %2", {name, layoutName(fit.layout)}), fit.budget,
                                          fitText(fit.budget.total(), b.hbm.value),
                                          static_cast<int>(i) < shown ? 5 : 0));
         f.axisMax = std::max(f.axisMax, fit.budget.total());
@@ -340,8 +360,8 @@ Story MemoryBudgetScenario::build(const Params& p, const ScenarioInputs&) const 
     l.tp = static_cast<int>(p.integer("tp"));
     l.pp = static_cast<int>(p.integer("pp"));
     if (gpus % (l.tp * l.pp) != 0)
-        throw std::invalid_argument("TP × PP = " + std::to_string(l.tp * l.pp) +
-                                    " does not divide the " + std::to_string(gpus) + " GPUs");
+        throw std::invalid_argument(fill("TP × PP = %1 does not divide the %2 GPUs",
+                                         {std::to_string(l.tp * l.pp), std::to_string(gpus)}));
     l.dp = gpus / (l.tp * l.pp);
     l.zero = static_cast<int>(p.integer("zero"));
     l.sequenceParallel = p.text("sp") == "on" && l.tp > 1;
@@ -360,9 +380,9 @@ Story MemoryBudgetScenario::build(const Params& p, const ScenarioInputs&) const 
 
     Story story;
     story.provenance =
-        "modeled on CPU: " + shapeId + " (" + formatSignificant(shape.params / 1e9, 3) +
-        "B parameters) on " + std::to_string(gpus) + " × " + gpu.name + ", " +
-        optimizerName(b->model.optimizer) + " " + trainingPrecisionName(b->model.precision);
+        fill("modeled on CPU: %1 (%2B parameters) on %3 × %4, %5 %6",
+             {shapeId, formatSignificant(shape.params / 1e9, 3), std::to_string(gpus), gpu.name,
+              optimizerName(b->model.optimizer), trainingPrecisionName(b->model.precision)});
     story.steps.push_back(
         {"Model states: 16 bytes per parameter, then ZeRO",
          "Mixed-precision Adam keeps bf16 weights and gradients plus fp32 master weights, "

@@ -2,6 +2,7 @@
 
 #include "catalogue/hardware_catalogue.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "parallel/memory_budget.h"
 #include "planning/claims_check.h"
 #include "roofline/roofline_model.h"
@@ -76,9 +77,9 @@ std::vector<std::string> presetIds() {
 // Parameters and tokens as people write them: 175B, 2T.
 std::string count(double v) {
     if (v >= 1e12)
-        return formatSignificant(v / 1e12, 3) + "T";
+        return fill("%1T", {formatSignificant(v / 1e12, 3)});
     if (v >= 1e9)
-        return formatSignificant(v / 1e9, 3) + "B";
+        return fill("%1B", {formatSignificant(v / 1e9, 3)});
     return formatSi(v, "");
 }
 
@@ -108,8 +109,10 @@ void addParagraph(std::vector<FactRow>& rows, const std::string& text, const std
                   bool emphasis, const char* fallbackKind) {
     const auto colon = text.find(": ");
     const bool kinded = colon != std::string::npos && colon < 40;
-    rows.push_back({kinded ? text.substr(colon + 2) : text, topic,
-                    kinded ? text.substr(0, colon) : fallbackKind, emphasis});
+    rows.push_back({.label = kinded ? text.substr(colon + 2) : text,
+                    .value = topic,
+                    .source = kinded ? text.substr(0, colon) : fallbackKind,
+                    .emphasis = emphasis});
 }
 
 struct Checked {
@@ -130,26 +133,27 @@ void addFindings(FactsFrame& f, const Checked& c, Topic topic, const std::string
         if (topicOf(probe) == topic)
             addParagraph(f.rows, probe, name, false, "probe");
     if (!any)
-        f.rows.push_back({"verdict", "consistent", "no " + name + " check failed"});
+        f.rows.push_back({"verdict", "consistent", fill("no %1 check failed", {name})});
 }
 
 Frames claimsSheet(const Checked& c) {
     const Claims& k = c.claims;
     FactsFrame f;
-    f.title = "The claims (" + c.presetId + ")";
+    f.title = fill("The claims (%1)", {c.presetId});
     const std::string src = c.presetSource;
+    std::string checkpoint = "not claimed";
+    if (k.checkpointBytes && k.checkpointSeconds)
+        checkpoint = fill("%1 in %2",
+                          {formatBytes(*k.checkpointBytes), formatSi(*k.checkpointSeconds, "s")});
+    else if (k.checkpointBytes)
+        checkpoint = formatBytes(*k.checkpointBytes);
     f.rows = {
-        {"GPUs", std::to_string(k.gpus) + " × " + c.gpu.name, src},
-        {"model size N", count(k.params) + " parameters", src},
+        {"GPUs", fill("%1 × %2", {std::to_string(k.gpus), c.gpu.name}), src},
+        {"model size N", fill("%1 parameters", {count(k.params)}), src},
         {"tokens D", count(k.tokens), c.tokenNote},
-        {"wall-clock", formatSignificant(k.days, 3) + " days", src},
+        {"wall-clock", fill("%1 days", {formatSignificant(k.days, 3)}), src},
         {"MFU", k.mfu ? formatShare(*k.mfu) : std::string("not claimed"), c.mfuNote},
-        {"checkpoint",
-         k.checkpointBytes ? formatBytes(*k.checkpointBytes) +
-                                 (k.checkpointSeconds ? " in " + formatSi(*k.checkpointSeconds, "s")
-                                                      : std::string())
-                           : std::string("not claimed"),
-         src},
+        {"checkpoint", checkpoint, src},
         {"failures seen",
          k.failures ? formatSignificant(*k.failures, 4) : std::string("not claimed"), src},
     };
@@ -157,14 +161,15 @@ Frames claimsSheet(const Checked& c) {
     w.title = "What they are checked with";
     w.rows = {
         {"peak per GPU", formatSi(c.gpu.peakFlops, "FLOP/s"),
-         c.gpu.name + " dense BF16, hardware catalogue"},
+         fill("%1 dense BF16, hardware catalogue", {c.gpu.name})},
         {"HBM per GPU", formatBytes(c.gpu.hbmBytes), "hardware catalogue"},
         {"training FLOPs", "6·N·D", "Kaplan et al. 2020 §2.1"},
         {"best published MFU", formatShare(kBestPublishedMfu),
          "Korthikanti et al. 2022, Table 5, 1T model"},
         {"model states", "16 bytes × N", "Rajbhandari et al., ZeRO (SC'20) §3.1"},
         {"interruptions",
-         formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3) + " per 1000 GPU-days",
+         fill("%1 per 1000 GPU-days",
+              {formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3)}),
          "Llama 3 §3.3.4: 419 in 54 days on 16,384 GPUs"},
         {"storage", "2 TB/s sustained, 7 TB/s peak", "Llama 3 §3.3.1 (Tectonic storage)"},
     };
@@ -175,14 +180,14 @@ Frames computeCheck(const Checked& c, double t) {
     const ClaimsVerdict& v = c.verdict;
     BarChartFrame b;
     b.title = "MFU: what the days imply against what is claimed";
-    b.caption = "6·N·D = " + sci(v.trainingFlops) + " FLOP ÷ (" + std::to_string(c.claims.gpus) +
-                " GPUs × " + formatSi(c.gpu.peakFlops, "FLOP/s") + " × " +
-                formatSignificant(c.claims.days, 3) + " days)";
+    b.caption = fill("6·N·D = %1 FLOP ÷ (%2 GPUs × %3 × %4 days)",
+                     {sci(v.trainingFlops), std::to_string(c.claims.gpus),
+                      formatSi(c.gpu.peakFlops, "FLOP/s"), formatSignificant(c.claims.days, 3)});
     b.series = {"implied by the claims", "claimed", "published reference"};
     b.unit = BarValueUnit::Percent;
     b.axisTitle = "fraction of dense BF16 peak";
     b.horizontal = true;
-    b.references = {{1.0, "100 % of peak"}};
+    b.references = {{.value = 1.0, .label = "100 % of peak"}};
     b.axisMax = std::max({v.impliedMfu, c.claims.mfu.value_or(0.0), 1.0});
     struct Bar {
         std::string label;
@@ -191,25 +196,41 @@ Frames computeCheck(const Checked& c, double t) {
         std::string tip;
     };
     const std::vector<Bar> bars = {
-        {"implied by N, D, GPUs, days", v.impliedMfu, 0,
-         "6ND ÷ (GPUs × peak × wall time) = " + formatShare(v.impliedMfu)},
-        {"claimed", c.claims.mfu.value_or(0.0), 1,
-         c.claims.mfu ? "claimed " + formatShare(*c.claims.mfu) : std::string("no MFU claimed")},
-        {"best published (1T, A100)", kBestPublishedMfu, 2, "Korthikanti Table 5: 56.3 %"},
-        {"Llama 3 at 16K GPUs", 0.41, 2, "Llama 3 Table 4: 38–43 %"},
+        {.label = "implied by N, D, GPUs, days",
+         .value = v.impliedMfu,
+         .series = 0,
+         .tip = fill("6ND ÷ (GPUs × peak × wall time) = %1", {formatShare(v.impliedMfu)})},
+        {.label = "claimed",
+         .value = c.claims.mfu.value_or(0.0),
+         .series = 1,
+         .tip = c.claims.mfu ? fill("claimed %1", {formatShare(*c.claims.mfu)})
+                             : std::string("no MFU claimed")},
+        {.label = "best published (1T, A100)",
+         .value = kBestPublishedMfu,
+         .series = 2,
+         .tip = "Korthikanti Table 5: 56.3 %"},
+        {.label = "Llama 3 at 16K GPUs",
+         .value = 0.41,
+         .series = 2,
+         .tip = "Llama 3 Table 4: 38–43 %"},
     };
     const int shown = std::clamp(static_cast<int>(t * 4.0) + 1, 1, 4);
     for (std::size_t i = 0; i < bars.size(); ++i)
         b.categories.push_back(
-            {bars[i].label,
-             {{static_cast<int>(i) < shown ? bars[i].value : 0.0, bars[i].series, bars[i].tip}},
-             bars[i].tip});
+            {.label = bars[i].label,
+             .segments = {{.value = static_cast<int>(i) < shown ? bars[i].value : 0.0,
+                           .series = bars[i].series,
+                           .tip = bars[i].tip}},
+             .tip = bars[i].tip});
     b.emphasis = 0;
     FactsFrame f;
     f.title = "Compute";
     f.rows = {
-        {"6·N·D", sci(v.trainingFlops) + " FLOP", "Kaplan et al. 2020 §2.1"},
-        {"implied MFU", formatShare(v.impliedMfu), "MFU as in PaLM (Chowdhery et al.) §4.1", true},
+        {"6·N·D", fill("%1 FLOP", {sci(v.trainingFlops)}), "Kaplan et al. 2020 §2.1"},
+        {.label = "implied MFU",
+         .value = formatShare(v.impliedMfu),
+         .source = "MFU as in PaLM (Chowdhery et al.) §4.1",
+         .emphasis = true},
         {"days at 100 % of peak", formatSignificant(v.impliedMfu * c.claims.days, 3),
          "6ND ÷ (GPUs × peak)"},
     };
@@ -224,32 +245,41 @@ Frames memoryCheck(const Checked& c, double t) {
     const StateBytesPerParam k = stateBytesPerParam(Optimizer::Adam, TrainingPrecision::Bf16Mixed);
     BarChartFrame b;
     b.title = "Model states per GPU at best: 16 bytes × N over every GPU";
-    b.caption =
-        "ZeRO-3 over all " + std::to_string(c.claims.gpus) +
-        " GPUs, before a single activation: " + formatBytes(c.verdict.modelStateBytesPerGpu);
+    b.caption = fill("ZeRO-3 over all %1 GPUs, before a single activation: %2",
+                     {std::to_string(c.claims.gpus), formatBytes(c.verdict.modelStateBytesPerGpu)});
     b.series = {"weights", "gradients", "optimizer state"};
     b.unit = BarValueUnit::Bytes;
     b.axisTitle = "bytes per GPU";
-    b.references = {{c.gpu.hbmBytes, c.gpu.name + " HBM " + formatBytes(c.gpu.hbmBytes)}};
+    b.references = {{.value = c.gpu.hbmBytes,
+                     .label = fill("%1 HBM %2", {c.gpu.name, formatBytes(c.gpu.hbmBytes)})}};
     // ZeRO-1 and ZeRO-3 over all GPUs: what a plain and a fully sharded run must hold.
     const int shown = t < 0.5 ? 1 : 2;
     for (int z : {3, 1}) {
         const ModelStates s = modelStatesPerGpu(c.claims.params, z, c.claims.gpus, k);
         const bool visible = (z == 3) || shown == 2;
         b.categories.push_back(
-            {"ZeRO-" + std::to_string(z) + " over " + std::to_string(c.claims.gpus) + " GPUs",
-             {{visible ? s.weights : 0.0, 0, "weights " + formatBytes(s.weights)},
-              {visible ? s.gradients : 0.0, 1, "gradients " + formatBytes(s.gradients)},
-              {visible ? s.optimizer : 0.0, 2, "optimizer state " + formatBytes(s.optimizer)}},
-             "ZeRO (SC'20) §5"});
+            {.label =
+                 fill("ZeRO-%1 over %2 GPUs", {std::to_string(z), std::to_string(c.claims.gpus)}),
+             .segments = {{.value = visible ? s.weights : 0.0,
+                           .series = 0,
+                           .tip = fill("weights %1", {formatBytes(s.weights)})},
+                          {.value = visible ? s.gradients : 0.0,
+                           .series = 1,
+                           .tip = fill("gradients %1", {formatBytes(s.gradients)})},
+                          {.value = visible ? s.optimizer : 0.0,
+                           .series = 2,
+                           .tip = fill("optimizer state %1", {formatBytes(s.optimizer)})}},
+             .tip = "ZeRO (SC'20) §5"});
         b.axisMax = std::max(b.axisMax, s.total());
     }
     b.emphasis = 0;
     FactsFrame f;
     f.title = "Memory";
-    f.rows = {{"model states per GPU", formatBytes(c.verdict.modelStateBytesPerGpu),
-               "16Ψ ÷ GPUs, ZeRO-3 (ZeRO §5.3)", true},
-              {"HBM", formatBytes(c.gpu.hbmBytes), c.gpu.name + ", hardware catalogue"}};
+    f.rows = {{.label = "model states per GPU",
+               .value = formatBytes(c.verdict.modelStateBytesPerGpu),
+               .source = "16Ψ ÷ GPUs, ZeRO-3 (ZeRO §5.3)",
+               .emphasis = true},
+              {"HBM", formatBytes(c.gpu.hbmBytes), fill("%1, hardware catalogue", {c.gpu.name})}};
     addFindings(f, c, Topic::Memory, "memory");
     return Frames{{b, f}};
 }
@@ -263,21 +293,28 @@ Frames checkpointCheck(const Checked& c, double t) {
     b.axisTitle = "bytes";
     b.horizontal = true;
     const double claimed = c.claims.checkpointBytes.value_or(0.0);
-    b.caption =
-        c.claims.checkpointBytes
-            ? "claimed " + formatBytes(claimed) + "; BF16 weights alone are " +
-                  formatBytes(v.weightBytes) + ", resumable state " +
-                  formatBytes(v.resumableStateBytes)
-            : "no checkpoint claimed: a resumable one holds " + formatBytes(v.resumableStateBytes);
+    b.caption = c.claims.checkpointBytes
+                    ? fill("claimed %1; BF16 weights alone are %2, resumable state %3",
+                           {formatBytes(claimed), formatBytes(v.weightBytes),
+                            formatBytes(v.resumableStateBytes)})
+                    : fill("no checkpoint claimed: a resumable one holds %1",
+                           {formatBytes(v.resumableStateBytes)});
     const bool second = t >= 0.5;
     b.categories = {
-        {"claimed", {{claimed, 0, "claimed " + formatBytes(claimed)}}, ""},
-        {"weights only", {{second ? v.weightBytes : 0.0, 1, "2 bytes × N"}}, ""},
-        {"weights + Adam state",
-         {{second ? v.weightBytes : 0.0, 1, "2 bytes × N"},
-          {second ? v.resumableStateBytes - v.weightBytes : 0.0, 2,
-           "fp32 master weights, momentum, variance: 12 bytes × N"}},
-         ""},
+        {.label = "claimed",
+         .segments = {{.value = claimed,
+                       .series = 0,
+                       .tip = fill("claimed %1", {formatBytes(claimed)})}},
+         .tip = ""},
+        {.label = "weights only",
+         .segments = {{.value = second ? v.weightBytes : 0.0, .series = 1, .tip = "2 bytes × N"}},
+         .tip = ""},
+        {.label = "weights + Adam state",
+         .segments = {{.value = second ? v.weightBytes : 0.0, .series = 1, .tip = "2 bytes × N"},
+                      {.value = second ? v.resumableStateBytes - v.weightBytes : 0.0,
+                       .series = 2,
+                       .tip = "fp32 master weights, momentum, variance: 12 bytes × N"}},
+         .tip = ""},
     };
     b.axisMax = std::max(claimed, v.resumableStateBytes);
     b.emphasis = 0;
@@ -286,8 +323,10 @@ Frames checkpointCheck(const Checked& c, double t) {
     f.rows = {{"weights + Adam state", formatBytes(v.resumableStateBytes),
                "14 bytes × N: fp16 weights 2 + Adam state 12 (ZeRO §3.1)"}};
     if (v.checkpointBandwidth > 0)
-        f.rows.push_back({"write bandwidth", formatSi(v.checkpointBandwidth, "B/s"),
-                          "Llama 3 §3.3.1 storage: 2 TB/s sustained, 7 TB/s peak", true});
+        f.rows.push_back({.label = "write bandwidth",
+                          .value = formatSi(v.checkpointBandwidth, "B/s"),
+                          .source = "Llama 3 §3.3.1 storage: 2 TB/s sustained, 7 TB/s peak",
+                          .emphasis = true});
     addFindings(f, c, Topic::Checkpoint, "checkpoint");
     return Frames{{b, f}};
 }
@@ -295,28 +334,34 @@ Frames checkpointCheck(const Checked& c, double t) {
 Frames failureCheck(const Checked& c, double t) {
     const ClaimsVerdict& v = c.verdict;
     BarChartFrame b;
-    b.title = "Failures: what " + std::to_string(c.claims.gpus) + " GPUs over " +
-              formatSignificant(c.claims.days, 3) + " days should have seen";
-    b.caption = "Llama 3's rate: 419 ÷ (16,384 GPUs × 54 days) = " +
-                formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3) + " per 1000 GPU-days";
+    b.title = fill("Failures: what %1 GPUs over %2 days should have seen",
+                   {std::to_string(c.claims.gpus), formatSignificant(c.claims.days, 3)});
+    b.caption = fill("Llama 3's rate: 419 ÷ (16,384 GPUs × 54 days) = %1 per 1000 GPU-days",
+                     {formatSignificant(llama3InterruptionsPerGpuDay() * 1000, 3)});
     b.series = {"expected at Llama 3's rate", "claimed"};
     b.axisTitle = "unexpected interruptions";
     // The expectation accumulates over the run as t goes from the first day to the last.
     const double expectedSoFar = v.expectedFailures * std::clamp(t, 0.0, 1.0);
     b.categories = {
-        {"expected",
-         {{expectedSoFar, 0, formatSignificant(v.expectedFailures, 3) + " over the run"}},
-         ""},
-        {"claimed",
-         {{c.claims.failures.value_or(0.0), 1, c.claims.failures ? "claimed" : "not claimed"}},
-         ""},
+        {.label = "expected",
+         .segments = {{.value = expectedSoFar,
+                       .series = 0,
+                       .tip = fill("%1 over the run", {formatSignificant(v.expectedFailures, 3)})}},
+         .tip = ""},
+        {.label = "claimed",
+         .segments = {{.value = c.claims.failures.value_or(0.0),
+                       .series = 1,
+                       .tip = c.claims.failures ? "claimed" : "not claimed"}},
+         .tip = ""},
     };
     b.axisMax = std::max(v.expectedFailures, c.claims.failures.value_or(0.0));
     FactsFrame f;
     f.title = "Failures";
     f.rows = {
-        {"expected", formatSignificant(v.expectedFailures, 3),
-         "derived: rate × GPUs × days; rate from Llama 3 §3.3.4", true},
+        {.label = "expected",
+         .value = formatSignificant(v.expectedFailures, 3),
+         .source = "derived: rate × GPUs × days; rate from Llama 3 §3.3.4",
+         .emphasis = true},
         {"claimed",
          c.claims.failures ? formatSignificant(*c.claims.failures, 4) : std::string("not claimed"),
          c.presetSource}};
@@ -328,7 +373,7 @@ Frames verdict(const Checked& c) {
     const ClaimsVerdict& v = c.verdict;
     FactsFrame f;
     f.title = v.consistent ? "Verdict: consistent"
-                           : "Verdict: " + std::to_string(v.issues.size()) + " inconsistencies";
+                           : fill("Verdict: %1 inconsistencies", {std::to_string(v.issues.size())});
     const char* names[4] = {"compute", "memory", "checkpoint", "failures"};
     for (const std::string& issue : v.issues)
         addParagraph(f.rows, issue, names[static_cast<int>(topicOf(issue))], true, "issue");
@@ -340,22 +385,24 @@ Frames verdict(const Checked& c) {
         return std::string("agrees");
     };
     f.rows.push_back({"compute: implied MFU", formatShare(v.impliedMfu),
-                      passed(Topic::Compute) + " · 6ND ÷ (GPUs × peak × days); best published " +
-                          formatShare(kBestPublishedMfu) + " (Korthikanti et al. Table 5)"});
+                      fill("%1 · 6ND ÷ (GPUs × peak × days); best published %2 (Korthikanti et "
+                           "al. Table 5)",
+                           {passed(Topic::Compute), formatShare(kBestPublishedMfu)})});
     f.rows.push_back({"memory: model states per GPU", formatBytes(v.modelStateBytesPerGpu),
-                      passed(Topic::Memory) + " · 16 bytes × N over " +
-                          std::to_string(c.claims.gpus) + " GPUs (ZeRO §3.1) against " +
-                          formatBytes(c.gpu.hbmBytes) + " of HBM"});
+                      fill("%1 · 16 bytes × N over %2 GPUs (ZeRO §3.1) against %3 of HBM",
+                           {passed(Topic::Memory), std::to_string(c.claims.gpus),
+                            formatBytes(c.gpu.hbmBytes)})});
     f.rows.push_back({"checkpoint: write bandwidth",
                       v.checkpointBandwidth > 0 ? formatSi(v.checkpointBandwidth, "B/s")
                                                 : std::string("not claimed"),
-                      passed(Topic::Checkpoint) +
-                          " · bytes ÷ seconds claimed; Llama 3's storage sustains 2 TB/s "
-                          "(Llama 3 paper §3.3.1)"});
+                      fill("%1 · bytes ÷ seconds claimed; Llama 3's storage sustains 2 TB/s "
+                           "(Llama 3 paper §3.3.1)",
+                           {passed(Topic::Checkpoint)})});
     f.rows.push_back({"failures: expected at Llama 3's rate",
                       formatSignificant(v.expectedFailures, 3),
-                      passed(Topic::Failures) + " · 419 interruptions in 54 days on 16,384 GPUs "
-                                                "(Llama 3 paper §3.3.4), × GPUs × days"});
+                      fill("%1 · 419 interruptions in 54 days on 16,384 GPUs (Llama 3 paper "
+                           "§3.3.4), × GPUs × days",
+                           {passed(Topic::Failures)})});
     // The checks as one picture: each claim as a share of the limit it is checked against.
     BarChartFrame b;
     b.title = "Each claim against its limit";
@@ -363,25 +410,27 @@ Frames verdict(const Checked& c) {
     b.horizontal = true;
     b.series = {"share of the limit"};
     b.axisTitle = "claim ÷ limit (past 100 %: implausible or impossible)";
-    b.references = {{1.0, "the limit"}};
+    b.references = {{.value = 1.0, .label = "the limit"}};
     const auto bar = [&](const std::string& label, double share, const std::string& tip) {
-        b.categories.push_back({label, {{share, 0, tip}}, tip});
+        b.categories.push_back(
+            {.label = label, .segments = {{.value = share, .series = 0, .tip = tip}}, .tip = tip});
     };
     bar("implied MFU ÷ best published", v.impliedMfu / kBestPublishedMfu,
-        formatShare(v.impliedMfu) + " of peak ÷ " + formatShare(kBestPublishedMfu) +
-            " (Korthikanti et al. Table 5)");
+        fill("%1 of peak ÷ %2 (Korthikanti et al. Table 5)",
+             {formatShare(v.impliedMfu), formatShare(kBestPublishedMfu)}));
     bar("model states per GPU ÷ HBM", v.modelStateBytesPerGpu / c.gpu.hbmBytes,
-        formatBytes(v.modelStateBytesPerGpu) + " ÷ " + formatBytes(c.gpu.hbmBytes));
+        fill("%1 ÷ %2", {formatBytes(v.modelStateBytesPerGpu), formatBytes(c.gpu.hbmBytes)}));
     if (v.checkpointBandwidth > 0)
         bar("checkpoint write ÷ storage peak", v.checkpointBandwidth / kStoragePeakBytesPerS,
-            formatSi(v.checkpointBandwidth, "B/s") + " ÷ 7 TB/s (Llama 3 paper §3.3.1)");
+            fill("%1 ÷ 7 TB/s (Llama 3 paper §3.3.1)", {formatSi(v.checkpointBandwidth, "B/s")}));
     std::size_t closest = 0;
     for (std::size_t i = 1; i < b.categories.size(); ++i)
         if (b.categories[i].segments[0].value > b.categories[closest].segments[0].value)
             closest = i;
     b.emphasis = static_cast<int>(closest);
-    b.caption = "closest to its limit: " + b.categories[closest].label + " at " +
-                formatShare(b.categories[closest].segments[0].value);
+    b.caption =
+        fill("closest to its limit: %1 at %2",
+             {b.categories[closest].label, formatShare(b.categories[closest].segments[0].value)});
     FactsFrame probes;
     probes.title = "What an interviewer would probe next";
     for (const std::string& p : v.probes)
@@ -479,9 +528,9 @@ Story ScaleFluencyScenario::build(const Params& p, const ScenarioInputs&) const 
     if (gpuId != preset.gpu)
         edited = true;
     if (edited) {
-        c->presetSource = std::string("edited from ") + preset.source;
-        c->mfuNote = "edited from " + c->mfuNote;
-        c->tokenNote = "edited from " + c->tokenNote;
+        c->presetSource = fill("edited from %1", {preset.source});
+        c->mfuNote = fill("edited from %1", {c->mfuNote});
+        c->tokenNote = fill("edited from %1", {c->tokenNote});
     }
     c->gpu.name = spec.name;
     c->gpu.peakFlops = peakTflops(spec, Precision::BF16).value_or(0.0) * 1e12;
@@ -489,8 +538,9 @@ Story ScaleFluencyScenario::build(const Params& p, const ScenarioInputs&) const 
     c->verdict = checkClaims(k, c->gpu);
 
     Story story;
-    story.provenance = "modeled on CPU: claims '" + presetId + "'" + (edited ? " (edited)" : "") +
-                       " checked against 6ND, " + spec.name + " peak and HBM, Llama 3's rates";
+    story.provenance = fill("modeled on CPU: claims '%1'%2 checked against 6ND, %3 peak and HBM, "
+                            "Llama 3's rates",
+                            {presetId, edited ? " (edited)" : "", spec.name});
     const std::string n = std::to_string(c->verdict.issues.size());
     story.steps.push_back({"The claims sheet",
                            "Seven numbers from a paper or a resume, and the references they are "
@@ -517,11 +567,11 @@ Story ScaleFluencyScenario::build(const Params& p, const ScenarioInputs&) const 
                            "how many the run met; far fewer is improbable, far more says the "
                            "cluster was unhealthy.",
                            6.0, [c](double t) { return failureCheck(*c, t); }});
-    story.steps.push_back(
-        {c->verdict.consistent ? "Verdict: the claims agree" : "Verdict: " + n + " inconsistencies",
-         "Every finding with the numbers behind it, and the questions that "
-         "would come next in an interview.",
-         5.0, [c](double) { return verdict(*c); }});
+    story.steps.push_back({c->verdict.consistent ? "Verdict: the claims agree"
+                                                 : fill("Verdict: %1 inconsistencies", {n}),
+                           "Every finding with the numbers behind it, and the questions that "
+                           "would come next in an interview.",
+                           5.0, [c](double) { return verdict(*c); }});
     return story;
 }
 

@@ -1,6 +1,7 @@
 #include "planning/scheduler_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "planning/cluster_scheduler.h"
 #include "planning/job_trace.h"
 
@@ -36,7 +37,7 @@ int sizeClass(int gpus) {
 }
 
 std::string hours(double h) {
-    return formatSignificant(h, 3) + " h";
+    return fill("%1 h", {formatSignificant(h, 3)});
 }
 
 struct Simulation {
@@ -49,19 +50,10 @@ struct Simulation {
 };
 
 std::string jobTip(const Job& j) {
-    std::string s = "job ";
-    s.append(std::to_string(j.id))
-        .append(": ")
-        .append(std::to_string(j.gpus))
-        .append(" GPUs, ")
-        .append(kTeamNames[j.team % 4])
-        .append(", ")
-        .append(kPriorityNames[std::clamp(j.priority, 0, 2)])
-        .append(" priority, ")
-        .append(hours(j.durationH))
-        .append(" of work, checkpoint every ")
-        .append(hours(j.checkpointIntervalH));
-    return s;
+    return fill("job %1: %2 GPUs, %3, %4 priority, %5 of work, checkpoint every %6",
+                {std::to_string(j.id), std::to_string(j.gpus), kTeamNames[j.team % 4],
+                 kPriorityNames[std::clamp(j.priority, 0, 2)], hours(j.durationH),
+                 hours(j.checkpointIntervalH)});
 }
 
 // A step function through (time, value) samples, as chart points: each value holds until the
@@ -95,7 +87,7 @@ ScheduleFrame nodeGantt(const Simulation& s, const ScheduleResult& r) {
     f.rows.resize(static_cast<std::size_t>(c.nodes));
     for (int n = 0; n < c.nodes; ++n)
         f.rows[static_cast<std::size_t>(n)].label =
-            "node " + std::to_string(n) + " · leaf " + std::to_string(n / c.nodesPerLeaf);
+            fill("node %1 · leaf %2", {std::to_string(n), std::to_string(n / c.nodesPerLeaf)});
     std::vector<double> startedAt(s.trace.size(), -1.0);
     std::vector<std::vector<int>> held(s.trace.size());
     auto close = [&](int id, double endH, const char* how) {
@@ -107,21 +99,17 @@ ScheduleFrame nodeGantt(const Simulation& s, const ScheduleResult& r) {
         for (const auto& [node, count] : perNode) {
             if (endH <= startedAt[i])
                 break; // started and preempted at one instant: nothing to draw
-            std::string tip = jobTip(j);
-            tip.append("\n")
-                .append(std::to_string(count))
-                .append(" GPUs on this node, ")
-                .append(formatSignificant(startedAt[i], 3))
-                .append("–")
-                .append(formatSignificant(endH, 3))
-                .append(" h, ")
-                .append(how)
-                .append("; spread over ")
-                .append(std::to_string(perNode.size()))
-                .append(" node(s)");
-            f.rows[static_cast<std::size_t>(node)].bars.push_back(
-                {startedAt[i] * kHourS, endH * kHourS, ScheduleKind::Compute, std::to_string(count),
-                 0, tip, sizeClass(j.gpus)});
+            const std::string tip =
+                fill("%1\n%2 GPUs on this node, %3–%4 h, %5; spread over %6 node(s)",
+                     {jobTip(j), std::to_string(count), formatSignificant(startedAt[i], 3),
+                      formatSignificant(endH, 3), how, std::to_string(perNode.size())});
+            f.rows[static_cast<std::size_t>(node)].bars.push_back({.startS = startedAt[i] * kHourS,
+                                                                   .endS = endH * kHourS,
+                                                                   .kind = ScheduleKind::Compute,
+                                                                   .label = std::to_string(count),
+                                                                   .shade = 0,
+                                                                   .tip = tip,
+                                                                   .category = sizeClass(j.gpus)});
         }
         startedAt[i] = -1.0;
         held[i].clear();
@@ -144,14 +132,15 @@ ScheduleFrame nodeGantt(const Simulation& s, const ScheduleResult& r) {
         std::stable_sort(
             row.bars.begin(), row.bars.end(),
             [](const ScheduleBar& a, const ScheduleBar& b) { return a.startS < b.startS; });
-    f.title = schedulePolicyName(r.policy) + ": one row per node, bars coloured by job size";
+    f.title =
+        fill("%1: one row per node, bars coloured by job size", {schedulePolicyName(r.policy)});
     f.endS = r.horizonH * kHourS;
     f.categories = sizeNames();
     f.axisUnit = "h";
     f.axisUnitS = kHourS;
-    f.caption = "useful utilisation " + formatShare(r.usefulUtilization) + " · stranded " +
-                formatShare(r.fragmentation) + " · mean wait " + hours(r.meanWaitH) + " · " +
-                std::to_string(r.jobsDone) + " jobs done";
+    f.caption = fill("useful utilisation %1 · stranded %2 · mean wait %3 · %4 jobs done",
+                     {formatShare(r.usefulUtilization), formatShare(r.fragmentation),
+                      hours(r.meanWaitH), std::to_string(r.jobsDone)});
     return f;
 }
 
@@ -185,16 +174,29 @@ ChartFrame gaugeChart(const std::string& title, const Gauges& g, double t) {
     const double now = playbackH(g.horizonH, t);
     ChartFrame f;
     f.title = title;
-    f.x = {"simulated time (h)", false, 0.0, std::max(g.horizonH, 1e-3)};
-    f.y = {"GPUs (waiting: jobs)", false, 0.0, 1.05 * std::max(g.gpus, g.peakWaiting)};
+    f.x = {
+        .title = "simulated time (h)", .log = false, .min = 0.0, .max = std::max(g.horizonH, 1e-3)};
+    f.y = {.title = "GPUs (waiting: jobs)",
+           .log = false,
+           .min = 0.0,
+           .max = 1.05 * std::max(g.gpus, g.peakWaiting)};
     f.series.push_back(
-        {"cluster GPUs",
-         {{0.0, static_cast<double>(g.gpus)}, {f.x.max, static_cast<double>(g.gpus)}},
-         ChartSeries::Style::Dashed,
-         7});
-    f.series.push_back({"allocated GPUs", g.allocated.upTo(now), ChartSeries::Style::Line, 0});
-    f.series.push_back({"stranded GPUs", g.stranded.upTo(now), ChartSeries::Style::Line, 3});
-    f.series.push_back({"waiting jobs", g.waiting.upTo(now), ChartSeries::Style::Dashed, 4});
+        {.name = "cluster GPUs",
+         .points = {{0.0, static_cast<double>(g.gpus)}, {f.x.max, static_cast<double>(g.gpus)}},
+         .style = ChartSeries::Style::Dashed,
+         .colorIndex = 7});
+    f.series.push_back({.name = "allocated GPUs",
+                        .points = g.allocated.upTo(now),
+                        .style = ChartSeries::Style::Line,
+                        .colorIndex = 0});
+    f.series.push_back({.name = "stranded GPUs",
+                        .points = g.stranded.upTo(now),
+                        .style = ChartSeries::Style::Line,
+                        .colorIndex = 3});
+    f.series.push_back({.name = "waiting jobs",
+                        .points = g.waiting.upTo(now),
+                        .style = ChartSeries::Style::Dashed,
+                        .colorIndex = 4});
     f.footnote = "After each event of the model. Stranded: free GPUs no waiting job can use at "
                  "full speed (one node's worth for a job of ≤ 8 GPUs, whole nodes above).";
     return f;
@@ -202,24 +204,27 @@ ChartFrame gaugeChart(const std::string& title, const Gauges& g, double t) {
 
 FactsFrame metricsTable(const ScheduleResult& r) {
     FactsFrame f;
-    f.title = schedulePolicyName(r.policy) + ": what the simulation measured";
+    f.title = fill("%1: what the simulation measured", {schedulePolicyName(r.policy)});
     f.rows.push_back({"utilisation (allocated)", formatShare(r.utilization),
-                      "allocated GPU-hours ÷ (GPUs × horizon); " + std::string(kSimulationSource)});
-    f.rows.push_back({"useful utilisation", formatShare(r.usefulUtilization),
-                      "work kept at full-speed equivalent: a spread job counts 1/slowdown, "
-                      "work lost to preemption not at all",
-                      true});
-    f.rows.push_back({"fragmentation (stranded)", formatShare(r.fragmentation),
-                      "time-averaged free GPUs no waiting job can use at full speed, ÷ GPUs; "
-                      "derived from Weng et al., FGD (ATC'23): 290 GPUs ÷ 49 % ≈ 9.5 % of 6,200 "
-                      "unallocated under baseline packers",
-                      true});
+                      fill("allocated GPU-hours ÷ (GPUs × horizon); %1", {kSimulationSource})});
+    f.rows.push_back({.label = "useful utilisation",
+                      .value = formatShare(r.usefulUtilization),
+                      .source = "work kept at full-speed equivalent: a spread job counts "
+                                "1/slowdown, work lost to preemption not at all",
+                      .emphasis = true});
+    f.rows.push_back({.label = "fragmentation (stranded)",
+                      .value = formatShare(r.fragmentation),
+                      .source = "time-averaged free GPUs no waiting job can use at full speed, ÷ "
+                                "GPUs; derived from Weng et al., FGD (ATC'23): 290 GPUs ÷ 49 % ≈ "
+                                "9.5 % of 6,200 unallocated under baseline packers",
+                      .emphasis = true});
     f.rows.push_back({"mean queueing delay", hours(r.meanWaitH),
                       "first start − arrival; a job still queued counts its wait so far"});
-    f.rows.push_back({"jobs done / running / waiting",
-                      std::to_string(r.jobsDone) + " / " + std::to_string(r.jobsRunning) + " / " +
-                          std::to_string(r.jobsWaiting),
-                      "at the horizon: the last arrival, " + hours(r.horizonH)});
+    f.rows.push_back(
+        {"jobs done / running / waiting",
+         fill("%1 / %2 / %3", {std::to_string(r.jobsDone), std::to_string(r.jobsRunning),
+                               std::to_string(r.jobsWaiting)}),
+         fill("at the horizon: the last arrival, %1", {hours(r.horizonH)})});
     f.rows.push_back(
         {"preemptions", std::to_string(r.preemptions), "only the preemptive policy preempts"});
     return f;
@@ -242,8 +247,13 @@ ScheduleFrame traceGantt(const Simulation& s) {
     for (const Job& j : s.trace) {
         end = std::max(end, j.arrivalH + j.durationH);
         f.rows[static_cast<std::size_t>(sizeClass(j.gpus))].bars.push_back(
-            {j.arrivalH * kHourS, (j.arrivalH + j.durationH) * kHourS, ScheduleKind::Compute,
-             std::to_string(j.id), 0, jobTip(j), j.team % 4});
+            {.startS = j.arrivalH * kHourS,
+             .endS = (j.arrivalH + j.durationH) * kHourS,
+             .kind = ScheduleKind::Compute,
+             .label = std::to_string(j.id),
+             .shade = 0,
+             .tip = jobTip(j),
+             .category = j.team % 4});
     }
     f.rows.erase(std::remove_if(f.rows.begin(), f.rows.end(),
                                 [](const ScheduleRow& r) { return r.bars.empty(); }),
@@ -252,8 +262,8 @@ ScheduleFrame traceGantt(const Simulation& s) {
     f.categories.assign(std::begin(kTeamNames), std::end(kTeamNames));
     f.axisUnit = "h";
     f.axisUnitS = kHourS;
-    f.caption = std::to_string(s.trace.size()) + " jobs over " + hours(s.trace.back().arrivalH) +
-                "; the same trace for every policy";
+    f.caption = fill("%1 jobs over %2; the same trace for every policy",
+                     {std::to_string(s.trace.size()), hours(s.trace.back().arrivalH)});
     return f;
 }
 
@@ -291,23 +301,25 @@ FactsFrame traceTable(const Simulation& s, double load) {
     FactsFrame f;
     f.title = "The trace every policy replays";
     const ClusterTopology& c = s.config.cluster;
-    f.rows.push_back({"cluster",
-                      std::to_string(c.gpus()) + " GPUs, " + std::to_string(c.nodes) + " nodes",
-                      std::to_string(c.gpusPerNode) + " GPUs per NVLink node, " +
-                          std::to_string(c.nodesPerLeaf) + " nodes per leaf switch"});
+    f.rows.push_back(
+        {"cluster", fill("%1 GPUs, %2 nodes", {std::to_string(c.gpus()), std::to_string(c.nodes)}),
+         fill("%1 GPUs per NVLink node, %2 nodes per leaf switch",
+              {std::to_string(c.gpusPerNode), std::to_string(c.nodesPerLeaf)})});
     f.rows.push_back({"jobs", std::to_string(s.trace.size()), "Poisson arrivals, seeded"});
-    f.rows.push_back({"offered load",
-                      formatShare(window > 0 ? gpuHours / (c.gpus() * window) : 0.0),
-                      "GPU-hours asked ÷ cluster GPU-hours over the arrival window (asked for " +
-                          formatShare(load) + ")",
-                      true});
+    f.rows.push_back({.label = "offered load",
+                      .value = formatShare(window > 0 ? gpuHours / (c.gpus() * window) : 0.0),
+                      .source = fill("GPU-hours asked ÷ cluster GPU-hours over the arrival window "
+                                     "(asked for %1)",
+                                     {formatShare(load)}),
+                      .emphasis = true});
     f.rows.push_back({"jobs of 1/2/4/8/16/32/64 GPUs", sizes,
                       "illustrative weights 30/15/15/20/10/6/4 % (job_trace.h), capped at the "
                       "cluster"});
-    f.rows.push_back({"priority low/normal/high",
-                      std::to_string(byPriority[0]) + "/" + std::to_string(byPriority[1]) + "/" +
-                          std::to_string(byPriority[2]),
-                      "60/30/10 %; checkpoint contracts 0.5, 1 or 2 h"});
+    f.rows.push_back(
+        {"priority low/normal/high",
+         fill("%1/%2/%3", {std::to_string(byPriority[0]), std::to_string(byPriority[1]),
+                           std::to_string(byPriority[2])}),
+         "60/30/10 %; checkpoint contracts 0.5, 1 or 2 h"});
     f.rows.push_back({"team quotas A/B/C/D", "40/30/20/10 %",
                       "share of the cluster's GPUs; the preemptive policy enforces them"});
     return f;
@@ -332,10 +344,11 @@ ScheduleFrame lostWorkGantt(const Simulation& s, const ScheduleResult& r) {
     for (int id : victims) {
         rowOf[id] = f.rows.size();
         const Job& j = s.trace[static_cast<std::size_t>(id)];
-        f.rows.push_back({"job " + std::to_string(id) + " · " + std::to_string(j.gpus) +
-                              " GPUs · " + kPriorityNames[std::clamp(j.priority, 0, 2)],
-                          {},
-                          false});
+        f.rows.push_back(
+            {.label = fill("job %1 · %2 GPUs · %3", {std::to_string(id), std::to_string(j.gpus),
+                                                     kPriorityNames[std::clamp(j.priority, 0, 2)]}),
+             .bars = {},
+             .idleIsBubble = false});
     }
     std::map<int, double> startedAt;
     for (const ScheduleEvent& e : r.events) {
@@ -352,30 +365,44 @@ ScheduleFrame lostWorkGantt(const Simulation& s, const ScheduleResult& r) {
             const double lostWall = std::min(e.timeH - from, e.lostWorkH * slowdown);
             const double kept = e.timeH - lostWall;
             if (kept > from)
-                bars.push_back({from * kHourS, kept * kHourS, ScheduleKind::Compute, "", 0,
-                                jobTip(j) + "\nran " + formatSignificant(from, 3) + "–" +
-                                    formatSignificant(e.timeH, 3) + " h",
-                                0});
+                bars.push_back(
+                    {.startS = from * kHourS,
+                     .endS = kept * kHourS,
+                     .kind = ScheduleKind::Compute,
+                     .label = "",
+                     .shade = 0,
+                     .tip = fill("%1\nran %2–%3 h", {jobTip(j), formatSignificant(from, 3),
+                                                     formatSignificant(e.timeH, 3)}),
+                     .category = 0});
             if (e.kind == ScheduleEventKind::Preempt && lostWall > 0)
-                bars.push_back({kept * kHourS, e.timeH * kHourS, ScheduleKind::Compute,
-                                "−" + hours(e.lostWorkH), 0,
-                                "preempted at " + formatSignificant(e.timeH, 3) + " h: lost " +
-                                    hours(e.lostWorkH) +
-                                    " of work since the last checkpoint "
-                                    "(contract: at most " +
-                                    hours(j.checkpointIntervalH) + ")",
-                                1});
+                bars.push_back(
+                    {.startS = kept * kHourS,
+                     .endS = e.timeH * kHourS,
+                     .kind = ScheduleKind::Compute,
+                     .label = fill("−%1", {hours(e.lostWorkH)}),
+                     .shade = 0,
+                     .tip = fill("preempted at %1 h: lost %2 of work since the last checkpoint "
+                                 "(contract: at most %3)",
+                                 {formatSignificant(e.timeH, 3), hours(e.lostWorkH),
+                                  hours(j.checkpointIntervalH)}),
+                     .category = 1});
             startedAt.erase(e.job);
         }
     }
     for (const auto& [id, from] : startedAt)
         f.rows[rowOf[id]].bars.push_back(
-            {from * kHourS, r.horizonH * kHourS, ScheduleKind::Compute, "", 0,
-             jobTip(s.trace[static_cast<std::size_t>(id)]) + "\nstill running at the horizon", 0});
+            {.startS = from * kHourS,
+             .endS = r.horizonH * kHourS,
+             .kind = ScheduleKind::Compute,
+             .label = "",
+             .shade = 0,
+             .tip = fill("%1\nstill running at the horizon",
+                         {jobTip(s.trace[static_cast<std::size_t>(id)])}),
+             .category = 0});
     if (f.rows.empty())
-        f.rows.push_back({"no job was preempted", {}, false});
-    f.title = "Preempted jobs (up to " + std::to_string(kLostRows) +
-              " losing most): work kept, then work lost";
+        f.rows.push_back({.label = "no job was preempted", .bars = {}, .idleIsBubble = false});
+    f.title = fill("Preempted jobs (up to %1 losing most): work kept, then work lost",
+                   {std::to_string(kLostRows)});
     f.endS = r.horizonH * kHourS;
     // The axis starts at the hour before the first shown job starts: the hours before it have
     // nothing on these rows.
@@ -436,24 +463,29 @@ FactsFrame preemptionTable(const Simulation& s) {
     double allocatedGpuH = pre.utilization * pre.gpus * pre.horizonH;
     FactsFrame f;
     f.title = "Preemption under checkpoint contracts";
-    f.rows.push_back({"preemptions / jobs preempted",
-                      std::to_string(pre.preemptions) + " / " + std::to_string(p.jobsPreempted),
-                      "victims: lower priority, or a team over its quota when the waiting job's "
-                      "team is within its own; cheapest first"});
-    f.rows.push_back({"work lost", formatSignificant(p.lostGpuH, 3) + " GPU-h",
-                      formatShare(allocatedGpuH > 0 ? p.lostGpuH / allocatedGpuH : 0.0) +
-                          " of the allocated GPU-hours; resumed from the last checkpoint",
-                      true});
-    f.rows.push_back({"largest loss ÷ its contract", formatSignificant(p.worstShareOfContract, 3),
-                      "≤ 1 by the contract: " + hours(p.worstLostH) + " lost of a " +
-                          hours(p.worstContractH) + " checkpoint interval"});
-    f.rows.push_back({"high-priority mean wait",
-                      hours(highPriorityWaitH(s, pre)) + " vs " + hours(highPriorityWaitH(s, topo)),
-                      "preemptive vs topology (the same placement without preemption)", true});
     f.rows.push_back(
-        {"useful utilisation",
-         formatShare(pre.usefulUtilization) + " vs " + formatShare(topo.usefulUtilization),
-         "preemptive vs topology: lost work and restarts are the price"});
+        {"preemptions / jobs preempted",
+         fill("%1 / %2", {std::to_string(pre.preemptions), std::to_string(p.jobsPreempted)}),
+         "victims: lower priority, or a team over its quota when the waiting job's "
+         "team is within its own; cheapest first"});
+    f.rows.push_back(
+        {.label = "work lost",
+         .value = fill("%1 GPU-h", {formatSignificant(p.lostGpuH, 3)}),
+         .source = fill("%1 of the allocated GPU-hours; resumed from the last checkpoint",
+                        {formatShare(allocatedGpuH > 0 ? p.lostGpuH / allocatedGpuH : 0.0)}),
+         .emphasis = true});
+    f.rows.push_back({"largest loss ÷ its contract", formatSignificant(p.worstShareOfContract, 3),
+                      fill("≤ 1 by the contract: %1 lost of a %2 checkpoint interval",
+                           {hours(p.worstLostH), hours(p.worstContractH)})});
+    f.rows.push_back({.label = "high-priority mean wait",
+                      .value = fill("%1 vs %2", {hours(highPriorityWaitH(s, pre)),
+                                                 hours(highPriorityWaitH(s, topo))}),
+                      .source = "preemptive vs topology (the same placement without preemption)",
+                      .emphasis = true});
+    f.rows.push_back({"useful utilisation",
+                      fill("%1 vs %2", {formatShare(pre.usefulUtilization),
+                                        formatShare(topo.usefulUtilization)}),
+                      "preemptive vs topology: lost work and restarts are the price"});
     return f;
 }
 
@@ -463,13 +495,14 @@ FactsFrame comparisonTable(const Simulation& s) {
     for (int k = 0; k < kPolicies; ++k) {
         const auto p = static_cast<SchedulePolicy>(k);
         const ScheduleResult& r = s.run(p);
-        f.rows.push_back({schedulePolicyName(p),
-                          formatShare(r.usefulUtilization) + " · " + formatShare(r.fragmentation) +
-                              " · " + hours(r.meanWaitH),
-                          "utilisation " + formatShare(r.utilization) + ", " +
-                              std::to_string(r.jobsDone) + " jobs done, " +
-                              std::to_string(r.preemptions) + " preemptions",
-                          p == s.focus});
+        f.rows.push_back(
+            {.label = schedulePolicyName(p),
+             .value = fill("%1 · %2 · %3", {formatShare(r.usefulUtilization),
+                                            formatShare(r.fragmentation), hours(r.meanWaitH)}),
+             .source = fill("utilisation %1, %2 jobs done, %3 preemptions",
+                            {formatShare(r.utilization), std::to_string(r.jobsDone),
+                             std::to_string(r.preemptions)}),
+             .emphasis = p == s.focus});
     }
     return f;
 }
@@ -480,20 +513,23 @@ ChartFrame comparisonChart(const Simulation& s) {
     double maxWait = 0.0;
     for (const ScheduleResult& r : s.runs)
         maxWait = std::max(maxWait, r.meanWaitH);
-    f.x = {"mean queueing delay (h)", false, 0.0, maxWait > 0 ? maxWait * 1.15 : 1.0};
-    f.y = {"useful utilisation (%)", false, 0.0, 100.0};
+    f.x = {.title = "mean queueing delay (h)",
+           .log = false,
+           .min = 0.0,
+           .max = maxWait > 0 ? maxWait * 1.15 : 1.0};
+    f.y = {.title = "useful utilisation (%)", .log = false, .min = 0.0, .max = 100.0};
     for (int k = 0; k < kPolicies; ++k) {
         const auto p = static_cast<SchedulePolicy>(k);
         const ScheduleResult& r = s.run(p);
-        f.markers.push_back({{r.meanWaitH, r.usefulUtilization * 100.0},
-                             schedulePolicyName(p),
-                             "stranded " + formatShare(r.fragmentation) + ", utilisation " +
-                                 formatShare(r.utilization) + ", useful " +
-                                 formatShare(r.usefulUtilization) + ", mean wait " +
-                                 hours(r.meanWaitH),
-                             k,
-                             false,
-                             p == s.focus});
+        f.markers.push_back(
+            {.at = {r.meanWaitH, r.usefulUtilization * 100.0},
+             .label = schedulePolicyName(p),
+             .tooltip = fill("stranded %1, utilisation %2, useful %3, mean wait %4",
+                             {formatShare(r.fragmentation), formatShare(r.utilization),
+                              formatShare(r.usefulUtilization), hours(r.meanWaitH)}),
+             .colorIndex = k,
+             .estimate = false,
+             .emphasis = p == s.focus});
     }
     f.footnote = "Up and to the left is better. Stranded is the fragmentation gauge; "
                  "it does not rank the policies the way useful utilisation does.";
@@ -509,13 +545,15 @@ ChartFrame strandedOverTime(const Simulation& s, const std::array<Gauges, kPolic
     for (const Gauges& x : g)
         for (const ChartPoint& p : x.stranded.points)
             peak = std::max(peak, p.y);
-    f.x = {"simulated time (h)", false, 0.0, std::max(horizon, 1e-3)};
-    f.y = {"stranded GPUs", false, 0.0, peak * 1.1};
+    f.x = {.title = "simulated time (h)", .log = false, .min = 0.0, .max = std::max(horizon, 1e-3)};
+    f.y = {.title = "stranded GPUs", .log = false, .min = 0.0, .max = peak * 1.1};
     for (int k = 0; k < kPolicies; ++k) {
         const auto p = static_cast<SchedulePolicy>(k);
         f.series.push_back(
-            {schedulePolicyName(p), g[static_cast<std::size_t>(k)].stranded.upTo(now),
-             p == s.focus ? ChartSeries::Style::Line : ChartSeries::Style::Faint, k});
+            {.name = schedulePolicyName(p),
+             .points = g[static_cast<std::size_t>(k)].stranded.upTo(now),
+             .style = p == s.focus ? ChartSeries::Style::Line : ChartSeries::Style::Faint,
+             .colorIndex = k});
     }
     f.footnote = "Free GPUs no waiting job could use at full speed, after each event.";
     return f;
@@ -529,13 +567,15 @@ ChartFrame waitingOverTime(const Simulation& s, const std::array<Gauges, kPolici
     int peak = 1;
     for (const Gauges& x : g)
         peak = std::max(peak, x.peakWaiting);
-    f.x = {"simulated time (h)", false, 0.0, std::max(horizon, 1e-3)};
-    f.y = {"waiting jobs", false, 0.0, peak * 1.1};
+    f.x = {.title = "simulated time (h)", .log = false, .min = 0.0, .max = std::max(horizon, 1e-3)};
+    f.y = {.title = "waiting jobs", .log = false, .min = 0.0, .max = peak * 1.1};
     for (int k = 0; k < kPolicies; ++k) {
         const auto p = static_cast<SchedulePolicy>(k);
-        f.series.push_back({schedulePolicyName(p), g[static_cast<std::size_t>(k)].waiting.upTo(now),
-                            p == s.focus ? ChartSeries::Style::Line : ChartSeries::Style::Dashed,
-                            k});
+        f.series.push_back(
+            {.name = schedulePolicyName(p),
+             .points = g[static_cast<std::size_t>(k)].waiting.upTo(now),
+             .style = p == s.focus ? ChartSeries::Style::Line : ChartSeries::Style::Dashed,
+             .colorIndex = k});
     }
     f.footnote = "The queue after each event of the model; the same arrivals for every policy.";
     return f;
@@ -545,30 +585,18 @@ ChartFrame waitingOverTime(const Simulation& s, const std::array<Gauges, kPolici
 std::string comparisonNarration(const Simulation& s) {
     const ScheduleResult& fifo = s.run(SchedulePolicy::Fifo);
     const ScheduleResult& topo = s.run(SchedulePolicy::Topology);
-    std::string n = "Same trace, same cluster. Topology-aware packing against FIFO first fit: "
-                    "useful utilisation ";
-    n.append(formatShare(topo.usefulUtilization))
-        .append(" vs ")
-        .append(formatShare(fifo.usefulUtilization))
-        .append(", mean wait ")
-        .append(hours(topo.meanWaitH))
-        .append(" vs ")
-        .append(hours(fifo.meanWaitH))
-        .append(". ");
-    if (topo.fragmentation < fifo.fragmentation)
-        n.append("Packing also strands fewer GPUs here (")
-            .append(formatShare(topo.fragmentation))
-            .append(" vs ")
-            .append(formatShare(fifo.fragmentation))
-            .append(").");
-    else
-        n.append("By the stranded-GPU gauge packing does not win (")
-            .append(formatShare(topo.fragmentation))
-            .append(" vs ")
-            .append(formatShare(fifo.fragmentation))
-            .append("): first fit fills partly used nodes and lets jobs wait behind a blocked "
-                    "head, and pays in slowdown and queueing instead.");
-    return n;
+    const char* stranded =
+        topo.fragmentation < fifo.fragmentation
+            ? "Packing also strands fewer GPUs here (%1 vs %2)."
+            : "By the stranded-GPU gauge packing does not win (%1 vs %2): first fit fills partly "
+              "used nodes and lets jobs wait behind a blocked head, and pays in slowdown and "
+              "queueing instead.";
+    return fill(
+        "Same trace, same cluster. Topology-aware packing against FIFO first fit: useful "
+        "utilisation %1 vs %2, mean wait %3 vs %4. %5",
+        {formatShare(topo.usefulUtilization), formatShare(fifo.usefulUtilization),
+         hours(topo.meanWaitH), hours(fifo.meanWaitH),
+         fill(stranded, {formatShare(topo.fragmentation), formatShare(fifo.fragmentation)})});
 }
 
 struct PolicyText {
@@ -647,9 +675,10 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
     c.gpusPerNode = 8;
     c.nodesPerLeaf = static_cast<int>(p.integer("nodes-per-leaf"));
     if (c.nodesPerLeaf > c.nodes || c.nodes % c.nodesPerLeaf != 0)
-        throw std::invalid_argument("nodes per leaf (" + std::to_string(c.nodesPerLeaf) +
-                                    ") must divide the " + std::to_string(c.nodes) +
-                                    " nodes: the cluster is built of whole leaf switches");
+        throw std::invalid_argument(
+            fill("nodes per leaf (%1) must divide the %2 nodes: the "
+                 "cluster is built of whole leaf switches",
+                 {std::to_string(c.nodesPerLeaf), std::to_string(c.nodes)}));
     sim->config.spreadSlowdown = p.number("spread-slowdown");
     sim->focus = parseSchedulePolicy(p.text("focus"));
     JobTraceConfig tc;
@@ -683,12 +712,12 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
     auto compareChart = std::make_shared<const ChartFrame>(comparisonChart(*sim));
 
     Story story;
-    story.provenance = "modeled on CPU: simulateCluster, " + std::to_string(tc.jobs) +
-                       " seeded jobs (seed " + std::to_string(tc.seed) + ", load " +
-                       formatSignificant(tc.load, 3) + ") on " + std::to_string(c.gpus()) +
-                       " GPUs (" + std::to_string(c.nodes) + " nodes of 8, " +
-                       std::to_string(c.nodesPerLeaf) + " per leaf); spread slowdown " +
-                       formatSignificant(sim->config.spreadSlowdown, 3) + "× assumed";
+    story.provenance =
+        fill("modeled on CPU: simulateCluster, %1 seeded jobs (seed %2, load %3) on %4 GPUs (%5 "
+             "nodes of 8, %6 per leaf); spread slowdown %7× assumed",
+             {std::to_string(tc.jobs), std::to_string(tc.seed), formatSignificant(tc.load, 3),
+              std::to_string(c.gpus()), std::to_string(c.nodes), std::to_string(c.nodesPerLeaf),
+              formatSignificant(sim->config.spreadSlowdown, 3)});
     const int gpus = c.gpus();
     story.steps.push_back(
         {"The arrival trace",
@@ -699,18 +728,23 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
              const double endH = trace->endS / kHourS;
              ChartFrame d;
              d.title = "GPUs the trace asks for if every job started on arrival";
-             d.x = {"simulated time (h)", false, 0.0, std::max(endH, 1e-3)};
+             d.x = {.title = "simulated time (h)",
+                    .log = false,
+                    .min = 0.0,
+                    .max = std::max(endH, 1e-3)};
              double peak = gpus;
              for (const ChartPoint& pt : demand->points)
                  peak = std::max(peak, pt.y);
-             d.y = {"GPUs", false, 0.0, peak * 1.05};
-             d.series.push_back(
-                 {"cluster GPUs",
-                  {{0.0, static_cast<double>(gpus)}, {d.x.max, static_cast<double>(gpus)}},
-                  ChartSeries::Style::Dashed,
-                  7});
-             d.series.push_back(
-                 {"GPUs asked for", demand->upTo(playbackH(endH, t)), ChartSeries::Style::Line, 0});
+             d.y = {.title = "GPUs", .log = false, .min = 0.0, .max = peak * 1.05};
+             d.series.push_back({.name = "cluster GPUs",
+                                 .points = {{0.0, static_cast<double>(gpus)},
+                                            {d.x.max, static_cast<double>(gpus)}},
+                                 .style = ChartSeries::Style::Dashed,
+                                 .colorIndex = 7});
+             d.series.push_back({.name = "GPUs asked for",
+                                 .points = demand->upTo(playbackH(endH, t)),
+                                 .style = ChartSeries::Style::Line,
+                                 .colorIndex = 0});
              d.footnote = "Above the dashed line the queue must grow, whatever the policy.";
              return Frames{{withCursor(*trace, t), d, *traceFacts}};
          }});

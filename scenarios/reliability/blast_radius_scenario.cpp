@@ -1,6 +1,7 @@
 #include "reliability/blast_radius_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 #include <memory>
@@ -50,7 +51,7 @@ ClusterMapFrame clusterMapFrame(const ClusterFailureModel& model, const std::vec
             static_cast<std::size_t>(model.count(static_cast<ComponentKind>(k))),
             MapComponentState::Up);
     if (failed.empty()) {
-        f.caption = std::to_string(spec.gpus) + " GPUs up · " + f.layoutName;
+        f.caption = fill("%1 GPUs up · %2", {std::to_string(spec.gpus), f.layoutName});
         return f;
     }
     const BlastRadius b = model.fail(failed);
@@ -109,24 +110,25 @@ ClusterMapFrame clusterMapFrame(const ClusterFailureModel& model, const std::vec
 
     const int lost = static_cast<int>(b.lostGpus.size());
     f.consequences = {
-        "1. " + formatCount(lost, "GPU", "GPUs") + " lost (" +
-            formatCount(static_cast<int>(b.down.size()), "component", "components") + " down)",
-        "2. groups broken: TP " + std::to_string(b.groups.tp) + " · PP " +
-            std::to_string(b.groups.pp) + " · DP " + std::to_string(b.groups.dp) + "; " +
-            std::to_string(b.replicasBroken) + "/" + std::to_string(l.dp) + " replicas",
-        "3. " + jobLine(b)};
+        fill("1. %1 lost (%2 down)",
+             {formatCount(lost, "GPU", "GPUs"),
+              formatCount(static_cast<int>(b.down.size()), "component", "components")}),
+        fill("2. groups broken: TP %1 · PP %2 · DP %3; %4/%5 replicas",
+             {std::to_string(b.groups.tp), std::to_string(b.groups.pp), std::to_string(b.groups.dp),
+              std::to_string(b.replicasBroken), std::to_string(l.dp)}),
+        fill("3. %1", {jobLine(b)})};
     f.revealed = std::clamp(revealed, 0, 3);
-    std::string caption = first.name;
-    caption.append(" failed");
+    // The caption grows with the reveal: one " · " part per consequence shown so far.
+    std::vector<std::string> parts = {fill("%1 failed", {first.name})};
     if (revealed >= 1)
-        caption.append(" · ").append(formatCount(lost, "GPU", "GPUs")).append(" lost");
+        parts.push_back(fill("%1 lost", {formatCount(lost, "GPU", "GPUs")}));
     if (revealed >= 2)
-        caption.append(" · ")
-            .append(std::to_string(b.groups.tp + b.groups.pp + b.groups.dp))
-            .append(" groups broken");
+        parts.push_back(
+            fill("%1 groups broken", {std::to_string(b.groups.tp + b.groups.pp + b.groups.dp)}));
     if (revealed >= 3)
-        caption.append(" · ").append(b.jobStops ? "job stopped" : "job runs");
-    f.caption = caption;
+        parts.push_back(b.jobStops ? "job stopped" : "job runs");
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        f.caption.append(i ? " · " : "").append(parts[i]);
     return f;
 }
 
@@ -201,10 +203,10 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
     auto spofs = std::make_shared<const std::vector<SpofSummary>>(model->singlePointsOfFailure());
 
     Story story;
-    story.provenance = "modeled on CPU: " + std::to_string(spec.gpus) +
-                       " GPUs in a dependency graph shaped after Llama 3's cluster; " +
-                       layoutName(model->layout());
-    const std::string mapTitle = "Cluster · " + layoutName(model->layout());
+    story.provenance =
+        fill("modeled on CPU: %1 GPUs in a dependency graph shaped after Llama 3's cluster; %2",
+             {std::to_string(spec.gpus), layoutName(model->layout())});
+    const std::string mapTitle = fill("Cluster · %1", {layoutName(model->layout())});
 
     story.steps.push_back(
         {"16,384 GPUs, drawn whole",
@@ -225,15 +227,15 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
                                            "places and restarts jobs"};
              for (int k = 0; k < kMapKinds; ++k) {
                  const auto ck = static_cast<ComponentKind>(k);
-                 std::string src = why[k];
-                 src.append(" · ").append(kLlama3);
-                 f.rows.push_back({componentKindName(ck), std::to_string(model->count(ck)), src});
+                 f.rows.push_back({componentKindName(ck), std::to_string(model->count(ck)),
+                                   fill("%1 · %2", {why[k], kLlama3})});
              }
              return Frames{{clusterMapFrame(*model, {}, 0, mapTitle), f}};
          }});
 
-    const std::string stepTitle = "Fail " + name + ": " + std::to_string(b.lostGpus.size()) +
-                                  " GPUs lost, " + (b.jobStops ? "job stops" : "job runs on");
+    const std::string stepTitle =
+        fill("Fail %1: %2 GPUs lost, %3",
+             {name, std::to_string(b.lostGpus.size()), b.jobStops ? "job stops" : "job runs on"});
     story.steps.push_back(
         {stepTitle,
          "First the components that depend on it go down and their GPUs are lost; then every "
@@ -245,10 +247,12 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
              f.title = "In order";
              const ClusterMapFrame map = clusterMapFrame(*model, {failedId}, revealed, mapTitle);
              for (int i = 0; i < revealed; ++i)
-                 f.rows.push_back(
-                     {map.consequences[static_cast<std::size_t>(i)].substr(3), "",
-                      i == 2 ? b.explanation : "modeled: what the failed component takes down",
-                      i == revealed - 1});
+                 f.rows.push_back({.label = map.consequences[static_cast<std::size_t>(i)].substr(3),
+                                   .value = "",
+                                   .source = i == 2
+                                                 ? b.explanation
+                                                 : "modeled: what the failed component takes down",
+                                   .emphasis = i == revealed - 1});
              if (f.rows.empty())
                  f.rows.push_back({"failed", map.caption, "the component chosen"});
              return Frames{{map, f}};
@@ -258,7 +262,10 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
         FactsFrame f;
         f.title = "Aligned vs misaligned";
         auto row = [&](const std::string& label, int a, int m, const std::string& src) {
-            f.rows.push_back({label, std::to_string(a) + " vs " + std::to_string(m), src, a != m});
+            f.rows.push_back({.label = label,
+                              .value = fill("%1 vs %2", {std::to_string(a), std::to_string(m)}),
+                              .source = src,
+                              .emphasis = a != m});
         };
         row("GPUs lost", static_cast<int>(x.lostGpus.size()), static_cast<int>(y.lostGpus.size()),
             "same hardware, same failure");
@@ -269,19 +276,20 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
         return f;
     };
     story.steps.push_back(
-        {"Aligned vs misaligned: " + std::to_string(bA.replicasBroken) + " vs " +
-             std::to_string(bM.replicasBroken) + " replicas damaged",
+        {fill("Aligned vs misaligned: %1 vs %2 replicas damaged",
+              {std::to_string(bA.replicasBroken), std::to_string(bM.replicasBroken)}),
          "The same failure on the same hardware under two rank orders. Aligned (tp-pp-dp) keeps a "
          "TP group in a node and a replica on neighbouring racks, so the damage stays in few "
          "groups; misaligned (dp-pp-tp) spreads every node over many replicas.",
          8.0, [mAligned, mMisaligned, failedId, bA, bM, compareRows](double t) {
              const int revealed = std::min(3, 1 + static_cast<int>(t * 3.0));
-             return Frames{{clusterMapFrame(*mAligned, {failedId}, revealed,
-                                            "Aligned · " + layoutName(mAligned->layout())),
-                            clusterMapFrame(*mMisaligned, {failedId}, revealed,
-                                            "Misaligned · " + layoutName(mMisaligned->layout())),
-                            compareRows(bA, bM)},
-                           Arrangement::Grid}; // the two maps at one size
+             return Frames{
+                 {clusterMapFrame(*mAligned, {failedId}, revealed,
+                                  fill("Aligned · %1", {layoutName(mAligned->layout())})),
+                  clusterMapFrame(*mMisaligned, {failedId}, revealed,
+                                  fill("Misaligned · %1", {layoutName(mMisaligned->layout())})),
+                  compareRows(bA, bM)},
+                 Arrangement::Grid}; // the two maps at one size
          }});
 
     const int spine = model->id(ComponentKind::Spine, index % model->count(ComponentKind::Spine));
@@ -305,9 +313,11 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
              FactsFrame f;
              f.title = "Single points of failure";
              for (const SpofSummary& s : *spofs)
-                 f.rows.push_back({componentKindName(s.kind),
-                                   std::to_string(s.spofs) + " of " + std::to_string(s.total),
-                                   s.why, s.spofs > 0});
+                 f.rows.push_back(
+                     {.label = componentKindName(s.kind),
+                      .value = fill("%1 of %2", {std::to_string(s.spofs), std::to_string(s.total)}),
+                      .source = s.why,
+                      .emphasis = s.spofs > 0});
              return Frames{{clusterMapFrame(*model, {failedId}, 3, mapTitle), f}};
          }});
     return story;

@@ -1,6 +1,7 @@
 #include "reliability/cluster_failure_model.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "reliability/argument_checks.h"
 
 #include <algorithm>
@@ -45,19 +46,19 @@ ParallelLayout parseLayoutSizes(const std::string& text) {
         const std::string key = item.substr(0, eq);
         const int which = key == "tp" ? 0 : key == "pp" ? 1 : key == "dp" ? 2 : -1;
         if (eq == std::string::npos || which < 0)
-            throw std::invalid_argument("layout item '" + item +
-                                        "' must be tp=N, pp=N or dp=N (e.g. tp=8,pp=16,dp=128)");
+            throw std::invalid_argument(fill(
+                "layout item '%1' must be tp=N, pp=N or dp=N (e.g. tp=8,pp=16,dp=128)", {item}));
         if (seen[which])
-            throw std::invalid_argument("layout names " + key + " twice");
+            throw std::invalid_argument(fill("layout names %1 twice", {key}));
         seen[which] = true;
         const auto v = parseNumber(item.substr(eq + 1));
         if (!v || *v != std::floor(*v) || *v < 1 || *v > 1e7)
-            throw std::invalid_argument("layout " + key + " = '" + item.substr(eq + 1) +
-                                        "' must be a whole number 1…10000000");
+            throw std::invalid_argument(fill("layout %1 = '%2' must be a whole number 1…10000000",
+                                             {key, item.substr(eq + 1)}));
         (which == 0 ? l.tp : which == 1 ? l.pp : l.dp) = static_cast<int>(*v);
     }
     if (!seen[0] || !seen[1] || !seen[2])
-        throw std::invalid_argument("layout '" + text + "' must give tp, pp and dp");
+        throw std::invalid_argument(fill("layout '%1' must give tp, pp and dp", {text}));
     return l;
 }
 
@@ -73,7 +74,7 @@ ClusterSpec clusterSpecFor(const ClusterTopology& t) {
 void ClusterSpec::validate() const {
     auto atLeastOne = [](int v, const char* what) {
         if (v < 1)
-            throw std::invalid_argument(std::string(what) + " must be at least 1");
+            throw std::invalid_argument(fill("%1 must be at least 1", {what}));
     };
     atLeastOne(gpus, "gpus");
     atLeastOne(gpusPerNode, "gpus per node");
@@ -85,8 +86,8 @@ void ClusterSpec::validate() const {
     if (gpus > (1 << 22))
         throw std::invalid_argument("gpus must be at most 4194304");
     if (gpus % gpusPerNode != 0)
-        throw std::invalid_argument(std::to_string(gpus) + " GPUs do not fill whole nodes of " +
-                                    std::to_string(gpusPerNode));
+        throw std::invalid_argument(fill("%1 GPUs do not fill whole nodes of %2",
+                                         {std::to_string(gpus), std::to_string(gpusPerNode)}));
     if (spinesPerPod > 4096)
         throw std::invalid_argument("spines per pod must be at most 4096");
 }
@@ -100,9 +101,9 @@ ClusterFailureModel::ClusterFailureModel(const ClusterSpec& spec, const Parallel
     // In double: three factors up to 10⁷ each would overflow 64-bit integers.
     const double ranks = static_cast<double>(m_layout.tp) * m_layout.pp * m_layout.dp;
     if (ranks != m_spec.gpus)
-        throw std::invalid_argument("layout tp×pp×dp = " + formatNumber(ranks) +
-                                    " does not match the cluster's " + std::to_string(m_spec.gpus) +
-                                    " GPUs");
+        throw std::invalid_argument(
+            fill("layout tp×pp×dp = %1 does not match the cluster's %2 GPUs",
+                 {formatNumber(ranks), std::to_string(m_spec.gpus)}));
     auto has = [&](Strategy s) {
         return std::count(m_layout.order.begin(), m_layout.order.end(), s) == 1;
     };
@@ -129,10 +130,10 @@ ClusterFailureModel::ClusterFailureModel(const ClusterSpec& spec, const Parallel
     for (int k = 0; k < kindCount; ++k) {
         const auto kind = static_cast<ComponentKind>(k);
         for (int i = 0; i < counts[k]; ++i) {
-            std::string name = componentKindName(kind) + " " + std::to_string(i);
+            std::string name = fill("%1 %2", {componentKindName(kind), std::to_string(i)});
             if (kind == ComponentKind::Spine)
-                name = "spine " + std::to_string(i / m_spec.spinesPerPod) + "." +
-                       std::to_string(i % m_spec.spinesPerPod);
+                name = fill("spine %1.%2", {std::to_string(i / m_spec.spinesPerPod),
+                                            std::to_string(i % m_spec.spinesPerPod)});
             else if (kind == ComponentKind::Storage || kind == ComponentKind::Scheduler)
                 name = componentKindName(kind);
             m_components.push_back({kind, i, std::move(name)});
@@ -199,8 +200,9 @@ int ClusterFailureModel::count(ComponentKind k) const {
 
 int ClusterFailureModel::id(ComponentKind k, int index) const {
     if (index < 0 || index >= count(k))
-        throw std::invalid_argument(componentKindName(k) + " " + std::to_string(index) +
-                                    " does not exist; there are " + std::to_string(count(k)));
+        throw std::invalid_argument(
+            fill("%1 %2 does not exist; there are %3",
+                 {componentKindName(k), std::to_string(index), std::to_string(count(k))}));
     return m_firstOfKind[static_cast<std::size_t>(k)] + index;
 }
 
@@ -293,27 +295,26 @@ BlastRadius ClusterFailureModel::fail(const std::vector<int>& componentIds) cons
     std::string what;
     for (int c : componentIds)
         what += (what.empty() ? "" : ", ") + m_components[static_cast<std::size_t>(c)].name;
-    std::string text = "Failing " + what + " takes down " +
-                       formatCount(static_cast<int>(b.down.size()), "component", "components") +
-                       " and " + formatCount(static_cast<int>(b.lostGpus.size()), "GPU", "GPUs");
-    if (!b.lostGpus.empty())
-        text += ": " + formatCount(b.groups.tp, "TP group", "TP groups") + ", " +
-                formatCount(b.groups.pp, "PP group", "PP groups") + ", " +
-                formatCount(b.groups.dp, "DP group", "DP groups") + " broken; " +
-                std::to_string(b.replicasBroken) + " of " + std::to_string(l.dp) +
-                " model replicas damaged";
-    text += ". ";
-    if (!b.lostGpus.empty())
-        text += "The synchronous job stops: every collective waits for every rank.";
-    else if (b.jobStops)
-        text += "The job stops without losing a GPU: it cannot load data or write checkpoints.";
-    else if (b.restartBlocked)
-        text += "The running job carries on, but no restart is possible until it is back.";
-    else
-        text += "Nothing depends on it alone: the redundant paths carry on.";
-    if (b.restartBlocked && b.jobStops && b.lostGpus.empty())
-        text += " No restart either until it is back.";
-    b.explanation = text;
+    const std::string groups = b.lostGpus.empty()
+                                   ? std::string()
+                                   : fill(": %1, %2, %3 broken; %4 of %5 model replicas damaged",
+                                          {formatCount(b.groups.tp, "TP group", "TP groups"),
+                                           formatCount(b.groups.pp, "PP group", "PP groups"),
+                                           formatCount(b.groups.dp, "DP group", "DP groups"),
+                                           std::to_string(b.replicasBroken), std::to_string(l.dp)});
+    const char* fate =
+        !b.lostGpus.empty() ? "The synchronous job stops: every collective waits for every rank."
+        : b.jobStops
+            ? "The job stops without losing a GPU: it cannot load data or write checkpoints."
+        : b.restartBlocked
+            ? "The running job carries on, but no restart is possible until it is back."
+            : "Nothing depends on it alone: the redundant paths carry on.";
+    const bool noRestart = b.restartBlocked && b.jobStops && b.lostGpus.empty();
+    b.explanation =
+        fill("Failing %1 takes down %2 and %3%4. %5%6",
+             {what, formatCount(static_cast<int>(b.down.size()), "component", "components"),
+              formatCount(static_cast<int>(b.lostGpus.size()), "GPU", "GPUs"), groups, fate,
+              noRestart ? " No restart either until it is back." : ""});
     return b;
 }
 
@@ -323,8 +324,8 @@ std::vector<int> ClusterFailureModel::gpusUnder(int componentId) const {
 
 void ClusterFailureModel::checkId(int componentId) const {
     if (componentId < 0 || static_cast<std::size_t>(componentId) >= m_components.size())
-        throw std::invalid_argument("component id " + std::to_string(componentId) +
-                                    " does not exist");
+        throw std::invalid_argument(
+            fill("component id %1 does not exist", {std::to_string(componentId)}));
 }
 
 std::vector<int> ClusterFailureModel::dependentsOf(int componentId) const {
@@ -386,14 +387,15 @@ std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {
         if (sum.spofs > 0 && sum.kind == ComponentKind::Gpu)
             sum.why = "every rank of a synchronous job takes part in every collective";
         else if (sum.spofs > 0 && gpusExample > 0)
-            sum.why = "each " + one + " takes " + formatCount(gpusExample, "GPU", "GPUs") +
-                      " with it, and a synchronous job needs every rank";
+            sum.why = fill("each %1 takes %2 with it, and a synchronous job needs every rank",
+                           {one, formatCount(gpusExample, "GPU", "GPUs")});
         else if (sum.spofs > 0)
-            sum.why = "the job needs the " + one + " itself (data loading, checkpoints)";
+            sum.why = fill("the job needs the %1 itself (data loading, checkpoints)", {one});
         else if (blocksRestart)
-            sum.why = "a running job carries on without the " + one + "; only restarts wait for it";
+            sum.why =
+                fill("a running job carries on without the %1; only restarts wait for it", {one});
         else
-            sum.why = "redundant: what depends on one " + one + " has another path";
+            sum.why = fill("redundant: what depends on one %1 has another path", {one});
         out.push_back(sum);
     }
     return out;

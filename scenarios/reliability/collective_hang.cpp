@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/seeded_random.h"
+#include "engine/sentence.h"
 #include "reliability/argument_checks.h"
 
 #include <algorithm>
@@ -42,12 +43,13 @@ void HangConfig::validate() const {
     if (collectives < 2 || collectives > 100000)
         throw std::invalid_argument("collectives must be 2…100000");
     if (culprit < 0 || culprit >= ranks)
-        throw std::invalid_argument("culprit rank " + std::to_string(culprit) +
-                                    " is not among the " + std::to_string(ranks) + " ranks");
+        throw std::invalid_argument(fill("culprit rank %1 is not among the %2 ranks",
+                                         {std::to_string(culprit), std::to_string(ranks)}));
     // Swapping needs a call after the fault; the others may hit any call.
     const int lastFault = fault == HangFault::OrderMismatch ? collectives - 2 : collectives - 1;
     if (faultAt < 0 || faultAt > lastFault)
-        throw std::invalid_argument("fault position must be 0…" + std::to_string(lastFault));
+        throw std::invalid_argument(
+            fill("fault position must be 0…%1", {std::to_string(lastFault)}));
     if (smCount < 1 || smCount > 100000)
         throw std::invalid_argument("SM count must be 1…100000");
     if (channels < 1 || channels > smCount)
@@ -63,7 +65,7 @@ CallState RankFlightRecord::stateAt(int seq) const {
 namespace {
 
 std::string callText(const CollectiveCall& c) {
-    return c.op + " of " + formatBytes(static_cast<double>(c.bytes));
+    return fill("%1 of %2", {c.op, formatBytes(static_cast<double>(c.bytes))});
 }
 
 std::string rankList(const std::vector<int>& ranks) {
@@ -72,7 +74,7 @@ std::string rankList(const std::vector<int>& ranks) {
     for (std::size_t i = 0; i < shown; ++i)
         s += (i ? ", " : "") + std::to_string(ranks[i]);
     if (ranks.size() > shown)
-        s += " and " + std::to_string(ranks.size() - shown) + " more";
+        s += fill(" and %1 more", {std::to_string(ranks.size() - shown)});
     return s;
 }
 
@@ -187,27 +189,26 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
         (r.stateAt(stuck) == CallState::NotIssued ? notIssued : started).push_back(r.rank);
     t.steps.push_back(
         {"Find the first collective that never completed",
-         "Sequence number " + std::to_string(stuck) +
-             " is the lowest one that did not complete "
-             "on every rank. " +
-             std::to_string(started.size()) + " " + ranksWord(started.size()) +
-             " entered it and spin there: NVML GPU-Util reads 100% "
-             "for a resident NCCL kernel, so utilisation cannot tell victims from the culprit. "
-             "Every rank is still a suspect.",
+         fill("Sequence number %1 is the lowest one that did not complete on every rank. %2 %3 "
+              "entered it and spin there: NVML GPU-Util reads 100% for a resident NCCL kernel, "
+              "so utilisation cannot tell victims from the culprit. Every rank is still a "
+              "suspect.",
+              {std::to_string(stuck), std::to_string(started.size()), ranksWord(started.size())}),
          all});
 
     // 2. Ranks that never issued it: everyone else waits for them.
     if (!notIssued.empty()) {
-        std::string why = std::to_string(notIssued.size()) + " " + ranksWord(notIssued.size()) +
-                          " (" + rankList(notIssued) + ") never called collective #" +
-                          std::to_string(stuck) + "; the " + std::to_string(started.size()) +
-                          " others are waiting for them.";
-        t.steps.push_back({"Who never issued #" + std::to_string(stuck), why, notIssued});
+        std::string why =
+            fill("%1 %2 (%3) never called collective #%4; the %5 others are waiting for them.",
+                 {std::to_string(notIssued.size()), ranksWord(notIssued.size()),
+                  rankList(notIssued), std::to_string(stuck), std::to_string(started.size())});
+        t.steps.push_back({fill("Who never issued #%1", {std::to_string(stuck)}), why, notIssued});
         t.culprits = notIssued;
     } else {
-        t.steps.push_back({"Every rank issued #" + std::to_string(stuck),
-                           "All ranks called collective #" + std::to_string(stuck) +
-                               ", yet it did not complete: the calls must disagree.",
+        t.steps.push_back({fill("Every rank issued #%1", {std::to_string(stuck)}),
+                           fill("All ranks called collective #%1, yet it did not complete: the "
+                                "calls must disagree.",
+                                {std::to_string(stuck)}),
                            all});
         // 3. The calls at the stuck number: the majority's is presumed right.
         std::map<std::pair<std::string, long long>, std::vector<int>> bySignature;
@@ -228,7 +229,7 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
             }
         }
         if (bySignature.size() == 1 || tie) {
-            t.steps.push_back({"Compare the calls at #" + std::to_string(stuck),
+            t.steps.push_back({fill("Compare the calls at #%1", {std::to_string(stuck)}),
                                bySignature.size() == 1
                                    ? "Every rank called the same op and size: the recorders "
                                      "cannot narrow it further (look at the network or a "
@@ -247,17 +248,17 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
                 continue;
             odd.push_back(r.rank);
             if (detail.empty())
-                detail = "rank " + std::to_string(r.rank) + " called " + callText(e.call) +
-                         (e.call.op != majorityCall.op
-                              ? " (a different op: its calls are out of order or one was "
-                                "skipped)"
-                              : " (the same op, a different size: mismatched shapes, or its "
-                                "calls are out of order)");
+                detail = fill(e.call.op != majorityCall.op
+                                  ? "rank %1 called %2 (a different op: its calls are out of "
+                                    "order or one was skipped)"
+                                  : "rank %1 called %2 (the same op, a different size: "
+                                    "mismatched shapes, or its calls are out of order)",
+                              {std::to_string(r.rank), callText(e.call)});
         }
-        t.steps.push_back({"Compare the calls at #" + std::to_string(stuck),
-                           std::to_string(majority->size()) + " ranks called " +
-                               callText(majorityCall) + " at #" + std::to_string(stuck) + "; " +
-                               detail + ".",
+        t.steps.push_back({fill("Compare the calls at #%1", {std::to_string(stuck)}),
+                           fill("%1 ranks called %2 at #%3; %4.",
+                                {std::to_string(majority->size()), callText(majorityCall),
+                                 std::to_string(stuck), detail}),
                            odd});
         t.culprits = odd;
     }
@@ -266,21 +267,25 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
         const auto r = std::find_if(ranks.begin(), ranks.end(), [&](const RankFlightRecord& rec) {
             return rec.rank == t.culprits.front();
         });
-        std::string why = "Rank " + std::to_string(r->rank) + " is the culprit. ";
+        std::string why;
         if (r->stateAt(stuck) == CallState::NotIssued) {
-            why += r->last() ? "Its last entry is #" + std::to_string(r->last()->seq) + " (" +
-                                   callText(r->last()->call) + "), " +
-                                   callStateName(r->last()->state) + ". "
-                             : "It never called a collective. ";
-            why += r->alive ? "The process is alive but outside NCCL: take its stack (py-spy "
-                              "dump) to see what it is doing instead."
-                            : "Its process is gone: read its log and the host's kernel log for "
-                              "the crash.";
+            const std::string last =
+                r->last() ? fill("Its last entry is #%1 (%2), %3.",
+                                 {std::to_string(r->last()->seq), callText(r->last()->call),
+                                  callStateName(r->last()->state)})
+                          : std::string("It never called a collective.");
+            why = fill("Rank %1 is the culprit. %2 %3",
+                       {std::to_string(r->rank), last,
+                        r->alive ? "The process is alive but outside NCCL: take its stack "
+                                   "(py-spy dump) to see what it is doing instead."
+                                 : "Its process is gone: read its log and the host's kernel log "
+                                   "for the crash."});
         } else {
-            why += "Its call disagrees with everyone else's: compare its code path (a "
-                   "rank-dependent branch, uneven data) with the others'.";
+            why = fill("Rank %1 is the culprit. Its call disagrees with everyone else's: compare "
+                       "its code path (a rank-dependent branch, uneven data) with the others'.",
+                       {std::to_string(r->rank)});
         }
-        t.steps.push_back({"Culprit: rank " + std::to_string(r->rank), why, t.culprits});
+        t.steps.push_back({fill("Culprit: rank %1", {std::to_string(r->rank)}), why, t.culprits});
     }
     return t;
 }

@@ -1,6 +1,7 @@
 #include "reliability/failures_checkpoint_scenario.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "reliability/checkpoint_interval.h"
 #include "reliability/llama3_interruptions.h"
 #include "reliability/straggler_detection.h"
@@ -20,12 +21,12 @@ const char* kFacts5 = "Young, CACM 1974; Daly, FGCS 2006";
 // A duration in the unit a person would say it in.
 std::string duration(double s) {
     if (s < 120)
-        return formatSignificant(s, 3) + " s";
+        return fill("%1 s", {formatSignificant(s, 3)});
     if (s < 7200)
-        return formatSignificant(s / 60, 3) + " min";
+        return fill("%1 min", {formatSignificant(s / 60, 3)});
     if (s < 3 * 86400)
-        return formatSignificant(s / 3600, 3) + " h";
-    return formatSignificant(s / 86400, 3) + " days";
+        return fill("%1 h", {formatSignificant(s / 3600, 3)});
+    return fill("%1 days", {formatSignificant(s / 86400, 3)});
 }
 
 double sumRate(const std::vector<FailureSource>& s) {
@@ -43,13 +44,23 @@ Frames llamaFrames(double t) {
     const int shown = std::clamp(static_cast<int>(std::ceil(t * n)), 1, n);
     ChartFrame c;
     c.title = "Unexpected interruptions, cumulative share (Pareto)";
-    c.x = {"cause, largest first (Table 5 order)", false, 0, static_cast<double>(n)};
-    c.y = {"cumulative share of the 419 (%)", false, 0, 100};
-    ChartSeries counted{"100·count/419", {{0, 0}}, ChartSeries::Style::Line, 0};
-    ChartSeries printed{"printed %", {{0, 0}}, ChartSeries::Style::Dashed, 1};
+    c.x = {.title = "cause, largest first (Table 5 order)",
+           .log = false,
+           .min = 0,
+           .max = static_cast<double>(n)};
+    c.y = {.title = "cumulative share of the 419 (%)", .log = false, .min = 0, .max = 100};
+    ChartSeries counted{.name = "100·count/419",
+                        .points = {{0, 0}},
+                        .style = ChartSeries::Style::Line,
+                        .colorIndex = 0};
+    ChartSeries printed{.name = "printed %",
+                        .points = {{0, 0}},
+                        .style = ChartSeries::Style::Dashed,
+                        .colorIndex = 1};
     FactsFrame f;
-    f.title = "Table 5 as published: " + std::to_string(rec.unexpected) + " unexpected of " +
-              std::to_string(rec.interruptions) + " in " + std::to_string(rec.days) + " days";
+    f.title = fill("Table 5 as published: %1 unexpected of %2 in %3 days",
+                   {std::to_string(rec.unexpected), std::to_string(rec.interruptions),
+                    std::to_string(rec.days)});
     double cumCount = 0, cumPrinted = 0;
     for (int i = 0; i < shown; ++i) {
         const InterruptionCause& cause = rec.causes[static_cast<std::size_t>(i)];
@@ -60,25 +71,28 @@ Frames llamaFrames(double t) {
         printed.points.push_back({x, cumPrinted});
         if (i < 3)
             c.markers.push_back(
-                {{x, 100.0 * cumCount / rec.unexpected},
-                 cause.component,
-                 cause.component + ": " + std::to_string(cause.count) + " · " + kTable5,
-                 0,
-                 false,
-                 i == 0});
+                {.at = {x, 100.0 * cumCount / rec.unexpected},
+                 .label = cause.component,
+                 .tooltip =
+                     fill("%1: %2 · %3", {cause.component, std::to_string(cause.count), kTable5}),
+                 .colorIndex = 0,
+                 .estimate = false,
+                 .emphasis = i == 0});
         const bool odd =
             std::abs(100.0 * cause.count / rec.unexpected - cause.printedPercent) > 0.1;
-        std::string source = cause.category + " · " + kTable5;
-        if (odd)
-            source.append(" · ").append(llama3TableNote());
-        f.rows.push_back({cause.component,
-                          std::to_string(cause.count) + " · " +
-                              formatSignificant(cause.printedPercent, 3) + " %",
-                          source, odd});
+        const std::string source =
+            odd ? fill("%1 · %2 · %3", {cause.category, kTable5, llama3TableNote()})
+                : fill("%1 · %2", {cause.category, kTable5});
+        f.rows.push_back({.label = cause.component,
+                          .value = fill("%1 · %2 %", {std::to_string(cause.count),
+                                                      formatSignificant(cause.printedPercent, 3)}),
+                          .source = source,
+                          .emphasis = odd});
     }
     c.series = {counted, printed};
-    c.footnote = "printed shares sum to 94.9 %: Faulty GPU prints 30.1 % for 148/419 = 35.3 % · " +
-                 std::string(kTable5);
+    c.footnote = fill("printed shares sum to 94.9 %: Faulty GPU prints 30.1 % for 148/419 = 35.3 "
+                      "% · %1",
+                      {kTable5});
     return Frames{{c, f}};
 }
 
@@ -102,9 +116,9 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     const double end = m.job.durationS;
     const double cursor = t * end;
     ScheduleFrame s;
-    s.title = "One run of the job: " + std::to_string(m.gpus) +
-              " GPUs, τ = " + duration(m.job.intervalS) + ", δ = " + duration(m.job.checkpointS) +
-              ", R = " + duration(m.job.restartS);
+    s.title = fill("One run of the job: %1 GPUs, τ = %2, δ = %3, R = %4",
+                   {std::to_string(m.gpus), duration(m.job.intervalS), duration(m.job.checkpointS),
+                    duration(m.job.restartS)});
     // Palette order: blue, orange, green, red; lost work takes the red.
     s.categories = {"run", "checkpoint", "restart", "lost work"};
     s.endS = end;
@@ -125,10 +139,18 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
                         : seg.kind == SegmentKind::Checkpoint ? 1
                         : seg.kind == SegmentKind::Restart    ? 2
                                                               : 3;
-        std::string tip = segmentKindName(seg.kind) + " " + duration(seg.endS - seg.startS);
-        if (!seg.cause.empty())
-            tip.append(", cause: ").append(seg.cause);
-        row.bars.push_back({seg.startS, seg.endS, ScheduleKind::Compute, "", 0, tip, cat});
+        const std::string tip =
+            seg.cause.empty()
+                ? fill("%1 %2", {segmentKindName(seg.kind), duration(seg.endS - seg.startS)})
+                : fill("%1 %2, cause: %3",
+                       {segmentKindName(seg.kind), duration(seg.endS - seg.startS), seg.cause});
+        row.bars.push_back({.startS = seg.startS,
+                            .endS = seg.endS,
+                            .kind = ScheduleKind::Compute,
+                            .label = "",
+                            .shade = 0,
+                            .tip = tip,
+                            .category = cat});
         const double upTo = std::clamp(cursor, seg.startS, seg.endS) - seg.startS;
         switch (seg.kind) {
         case SegmentKind::Run:
@@ -151,13 +173,14 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     // Work kept against wall time, up to the cursor: the gap to the diagonal is the waste.
     ChartFrame w;
     w.title = "Work kept vs wall time";
-    w.x = {"wall time (h)", false, 0, end / 3600};
-    w.y = {"useful work (h)", false, 0, end / 3600};
-    ChartSeries ideal{"no failures, no checkpoints",
-                      {{0, 0}, {end / 3600, end / 3600}},
-                      ChartSeries::Style::Faint,
-                      0};
-    ChartSeries kept{"this run", {{0, 0}}, ChartSeries::Style::Line, 0};
+    w.x = {.title = "wall time (h)", .log = false, .min = 0, .max = end / 3600};
+    w.y = {.title = "useful work (h)", .log = false, .min = 0, .max = end / 3600};
+    ChartSeries ideal{.name = "no failures, no checkpoints",
+                      .points = {{0, 0}, {end / 3600, end / 3600}},
+                      .style = ChartSeries::Style::Faint,
+                      .colorIndex = 0};
+    ChartSeries kept{
+        .name = "this run", .points = {{0, 0}}, .style = ChartSeries::Style::Line, .colorIndex = 0};
     double acc = 0;
     for (const Segment& seg : m.run.segments) {
         if (seg.startS >= cursor)
@@ -170,22 +193,26 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     w.series = {ideal, kept};
     w.footnote = "flat stretches: checkpoints, lost work, restarts";
     const double elapsed = std::max(cursor, 1e-9);
-    s.caption = "goodput so far " + formatShare(useful / elapsed) + " · " +
-                std::to_string(failures) +
-                " interruptions · the whole run: " + formatShare(m.run.goodput()) + ", " +
-                std::to_string(m.run.failures) + " failures";
+    s.caption = fill("goodput so far %1 · %2 interruptions · the whole run: %3, %4 failures",
+                     {formatShare(useful / elapsed), std::to_string(failures),
+                      formatShare(m.run.goodput()), std::to_string(m.run.failures)});
     FactsFrame f;
-    f.title = "At " + duration(cursor) + " (seed " + std::to_string(m.seed) + ")";
+    f.title = fill("At %1 (seed %2)", {duration(cursor), std::to_string(m.seed)});
     f.rows = {
-        {"job MTBF M", duration(m.mtbfS),
-         formatSignificant(m.gpuMtbfH, 5) + " h per GPU ÷ " + std::to_string(m.gpus) +
-             " GPUs; derived from Llama 3 §3.3.4: 54 × 24 h / 419 = 3.09 h at 16,384",
-         true},
+        {.label = "job MTBF M",
+         .value = duration(m.mtbfS),
+         .source = fill("%1 h per GPU ÷ %2 GPUs; derived from Llama 3 §3.3.4: 54 × 24 h / 419 = "
+                        "3.09 h at 16,384",
+                        {formatSignificant(m.gpuMtbfH, 5), std::to_string(m.gpus)}),
+         .emphasis = true},
         {"useful work", duration(useful), "run segments later kept by a checkpoint"},
         {"checkpoint writing", duration(ckpt), "δ per interval τ"},
         {"lost work", duration(lost), "work since the last checkpoint when a failure struck"},
         {"restarting", duration(restart), "R per failure; a failure during it starts it over"},
-        {"goodput so far", formatShare(useful / elapsed), "useful ÷ elapsed", true},
+        {.label = "goodput so far",
+         .value = formatShare(useful / elapsed),
+         .source = "useful ÷ elapsed",
+         .emphasis = true},
     };
     return Frames{{s, w, f}};
 }
@@ -195,14 +222,20 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
     const int n = static_cast<int>(sw.points.size());
     const int shown = std::clamp(static_cast<int>(std::ceil(t * n)), 1, n);
     ChartFrame c;
-    c.title = "Goodput vs checkpoint interval, M = " + duration(m.mtbfS) +
-              ", δ = " + duration(m.job.checkpointS) + ", R = " + duration(m.job.restartS);
+    c.title = fill("Goodput vs checkpoint interval, M = %1, δ = %2, R = %3",
+                   {duration(m.mtbfS), duration(m.job.checkpointS), duration(m.job.restartS)});
     const double tau = m.job.intervalS;
     double lo = std::min(sw.points.front().intervalS, tau) / 60.0;
     double hi = std::max(sw.points.back().intervalS, tau) / 60.0;
-    c.x = {"checkpoint interval τ (min)", true, lo, hi};
-    ChartSeries sim{"simulated (mean of trials)", {}, ChartSeries::Style::Line, 0};
-    ChartSeries daly{"Daly's full model", {}, ChartSeries::Style::Dashed, 1};
+    c.x = {.title = "checkpoint interval τ (min)", .log = true, .min = lo, .max = hi};
+    ChartSeries sim{.name = "simulated (mean of trials)",
+                    .points = {},
+                    .style = ChartSeries::Style::Line,
+                    .colorIndex = 0};
+    ChartSeries daly{.name = "Daly's full model",
+                     .points = {},
+                     .style = ChartSeries::Style::Dashed,
+                     .colorIndex = 1};
     double ymin = 1.0;
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = sw.points[static_cast<std::size_t>(i)];
@@ -213,7 +246,10 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
     }
     const double yourG = analyticGoodput(m.job, tau);
     ymin = std::min(ymin, yourG);
-    c.y = {"goodput (%)", false, std::floor(std::max(0.0, ymin) * 10) * 10, 100};
+    c.y = {.title = "goodput (%)",
+           .log = false,
+           .min = std::floor(std::max(0.0, ymin) * 10) * 10,
+           .max = 100};
     c.series = {daly, sim};
     const double gy = analyticGoodput(m.job, m.youngS), gd = analyticGoodput(m.job, m.dalyS);
     double bestSim = 0;
@@ -223,42 +259,51 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
     // Young and Daly nearly coincide with the best point: vertical guides, their labels low
     // on the chart at two heights so they stay readable; the goodputs are in the tooltips.
     const double y0 = c.y.min, span = c.y.max - c.y.min;
-    c.series.push_back({"Young √(2δM)",
-                        {{m.youngS / 60, y0}, {m.youngS / 60, gy * 100}},
-                        ChartSeries::Style::Faint,
-                        2});
-    c.series.push_back(
-        {"Daly", {{m.dalyS / 60, y0}, {m.dalyS / 60, gd * 100}}, ChartSeries::Style::Faint, 3});
+    c.series.push_back({.name = "Young √(2δM)",
+                        .points = {{m.youngS / 60, y0}, {m.youngS / 60, gy * 100}},
+                        .style = ChartSeries::Style::Faint,
+                        .colorIndex = 2});
+    c.series.push_back({.name = "Daly",
+                        .points = {{m.dalyS / 60, y0}, {m.dalyS / 60, gd * 100}},
+                        .style = ChartSeries::Style::Faint,
+                        .colorIndex = 3});
     c.markers = {
-        {{m.youngS / 60, y0 + 0.22 * span},
-         "Young √(2δM)",
-         "Young: " + duration(m.youngS) + ", goodput " + formatShare(gy) + " · " + kFacts5,
-         2},
-        {{m.dalyS / 60, y0 + 0.08 * span},
-         "Daly",
-         "Daly: " + duration(m.dalyS) + ", goodput " + formatShare(gd) + " · " + kFacts5,
-         3},
-        {{sw.simulatedBestS / 60, bestSim * 100},
-         "simulated best",
-         "best simulated point: " + duration(sw.simulatedBestS) + ", " + formatShare(bestSim),
-         0,
-         false,
-         true},
-        {{tau / 60, yourG * 100},
-         "your τ",
-         "your τ = " + duration(tau) + ": goodput " + formatShare(yourG) + " (Daly's model)",
-         4},
+        {.at = {m.youngS / 60, y0 + 0.22 * span},
+         .label = "Young √(2δM)",
+         .tooltip =
+             fill("Young: %1, goodput %2 · %3", {duration(m.youngS), formatShare(gy), kFacts5}),
+         .colorIndex = 2},
+        {.at = {m.dalyS / 60, y0 + 0.08 * span},
+         .label = "Daly",
+         .tooltip =
+             fill("Daly: %1, goodput %2 · %3", {duration(m.dalyS), formatShare(gd), kFacts5}),
+         .colorIndex = 3},
+        {.at = {sw.simulatedBestS / 60, bestSim * 100},
+         .label = "simulated best",
+         .tooltip = fill("best simulated point: %1, %2",
+                         {duration(sw.simulatedBestS), formatShare(bestSim)}),
+         .colorIndex = 0,
+         .estimate = false,
+         .emphasis = true},
+        {.at = {tau / 60, yourG * 100},
+         .label = "your τ",
+         .tooltip =
+             fill("your τ = %1: goodput %2 (Daly's model)", {duration(tau), formatShare(yourG)}),
+         .colorIndex = 4},
     };
-    c.footnote = "Young τ ≈ √(2δM); Daly adds higher-order terms · " + std::string(kFacts5);
+    c.footnote = fill("Young τ ≈ √(2δM); Daly adds higher-order terms · %1", {kFacts5});
     FactsFrame f;
     f.title = "Optimum interval";
     f.rows = {
-        {"Young √(2δM)", duration(m.youngS), kFacts5, true},
+        {.label = "Young √(2δM)", .value = duration(m.youngS), .source = kFacts5, .emphasis = true},
         {"Daly", duration(m.dalyS), "√(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ · Daly 2006"},
-        {"simulated best", duration(sw.simulatedBestS),
-         std::to_string(n) + " intervals, same seed at each (common random numbers)", true},
+        {.label = "simulated best",
+         .value = duration(sw.simulatedBestS),
+         .source =
+             fill("%1 intervals, same seed at each (common random numbers)", {std::to_string(n)}),
+         .emphasis = true},
         {"goodput at Young", formatShare(gy), "1 − Daly's expected waste"},
-        {"goodput at your τ", formatShare(yourG), "τ = " + duration(tau)},
+        {"goodput at your τ", formatShare(yourG), fill("τ = %1", {duration(tau)})},
     };
     return Frames{{c, f}};
 }
@@ -269,11 +314,17 @@ Frames wasteFrames(const FailureCheckpointModel& m, double t) {
     const double lo = m.sweep.points.front().intervalS, hi = m.sweep.points.back().intervalS;
     ChartFrame c;
     c.title = "Where the time goes (first order, share of wall time)";
-    c.x = {"checkpoint interval τ (min)", true, lo / 60, hi / 60};
-    ChartSeries write{"δ/τ writing", {}, ChartSeries::Style::Line, 2};
-    ChartSeries rework{"(τ+δ)/2M rework", {}, ChartSeries::Style::Line, 3};
-    ChartSeries restart{"R/M restart", {}, ChartSeries::Style::Faint, 4};
-    ChartSeries total{"Daly's waste", {}, ChartSeries::Style::Dashed, 0};
+    c.x = {.title = "checkpoint interval τ (min)", .log = true, .min = lo / 60, .max = hi / 60};
+    ChartSeries write{
+        .name = "δ/τ writing", .points = {}, .style = ChartSeries::Style::Line, .colorIndex = 2};
+    ChartSeries rework{.name = "(τ+δ)/2M rework",
+                       .points = {},
+                       .style = ChartSeries::Style::Line,
+                       .colorIndex = 3};
+    ChartSeries restart{
+        .name = "R/M restart", .points = {}, .style = ChartSeries::Style::Faint, .colorIndex = 4};
+    ChartSeries total{
+        .name = "Daly's waste", .points = {}, .style = ChartSeries::Style::Dashed, .colorIndex = 0};
     double ymax = 0;
     for (int i = 0; i <= 40; ++i) {
         const double tau = lo * std::pow(hi / lo, i / 40.0);
@@ -285,29 +336,33 @@ Frames wasteFrames(const FailureCheckpointModel& m, double t) {
         total.points.push_back({x, 100 * w});
         ymax = std::max(ymax, w);
     }
-    c.y = {"waste (%)", false, 0, std::min(100.0, std::ceil(ymax * 10) * 10)};
+    c.y = {.title = "waste (%)",
+           .log = false,
+           .min = 0,
+           .max = std::min(100.0, std::ceil(ymax * 10) * 10)};
     c.series = {write, rework, restart, total};
     // The cursor walks the interval axis: the waste terms at that τ.
     const double tau = lo * std::pow(hi / lo, t);
     const double w = expectedWaste(tau, j.checkpointS, M, j.restartS);
-    c.markers = {{{tau / 60, 100 * w},
-                  "τ = " + duration(tau),
-                  "Daly's waste " + formatShare(w) + "; first order " +
-                      formatShare(firstOrderWaste(tau, j.checkpointS, M, j.restartS)),
-                  0,
-                  false,
-                  true}};
-    c.footnote = "waste ≈ δ/τ + (τ+δ)/2M + R/M; at Young's τ the first two give √(2δ/M) · " +
-                 std::string(kFacts5);
+    c.markers = {{.at = {tau / 60, 100 * w},
+                  .label = fill("τ = %1", {duration(tau)}),
+                  .tooltip = fill("Daly's waste %1; first order %2",
+                                  {formatShare(w), formatShare(firstOrderWaste(tau, j.checkpointS,
+                                                                               M, j.restartS))}),
+                  .colorIndex = 0,
+                  .estimate = false,
+                  .emphasis = true}};
+    c.footnote = fill("waste ≈ δ/τ + (τ+δ)/2M + R/M; at Young's τ the first two give √(2δ/M) · %1",
+                      {kFacts5});
     FactsFrame f;
-    f.title = "At τ = " + duration(tau);
+    f.title = fill("At τ = %1", {duration(tau)});
     f.rows = {
         {"writing δ/τ", formatShare(j.checkpointS / tau), "shrinks as τ grows"},
         {"rework (τ+δ)/2M", formatShare((tau + j.checkpointS) / (2 * M)),
          "half an interval lost per failure, on average"},
         {"restart R/M", formatShare(j.restartS / M),
          "does not depend on τ: only faster restarts help"},
-        {"Daly's waste", formatShare(w), kFacts5, true},
+        {.label = "Daly's waste", .value = formatShare(w), .source = kFacts5, .emphasis = true},
         {"√(2δ/M) at Young", formatShare(std::sqrt(2 * j.checkpointS / M)),
          "derived: δ/τ + τ/2M at Young's τ (Young, CACM 1974)"},
     };
@@ -323,11 +378,15 @@ Frames stragglerFrames(const FailureCheckpointModel& m, double t) {
         times.emplace_back(r.begin(), r.begin() + seen);
     const StragglerReport rep = detectStragglers(times, m.k);
     ChartFrame c;
-    c.title = "Per-rank step time after " + std::to_string(seen) + " steps";
+    c.title = fill("Per-rank step time after %1 steps", {std::to_string(seen)});
     const double n = static_cast<double>(rep.ranks.size());
-    c.x = {"rank", false, 0, n - 1};
-    ChartSeries med{"median per rank", {}, ChartSeries::Style::Line, 0};
-    ChartSeries p95{"p95 per rank", {}, ChartSeries::Style::Faint, 1};
+    c.x = {.title = "rank", .log = false, .min = 0, .max = n - 1};
+    ChartSeries med{.name = "median per rank",
+                    .points = {},
+                    .style = ChartSeries::Style::Line,
+                    .colorIndex = 0};
+    ChartSeries p95{
+        .name = "p95 per rank", .points = {}, .style = ChartSeries::Style::Faint, .colorIndex = 1};
     double ymin = rep.thresholdS, ymax = rep.thresholdS;
     for (const RankStepStats& r : rep.ranks) {
         med.points.push_back({static_cast<double>(r.rank), r.medianS});
@@ -335,35 +394,39 @@ Frames stragglerFrames(const FailureCheckpointModel& m, double t) {
         ymin = std::min(ymin, r.p5S);
         ymax = std::max(ymax, r.p95S);
     }
-    ChartSeries thr{"threshold m + k·1.4826·MAD",
-                    {{0, rep.thresholdS}, {n - 1, rep.thresholdS}},
-                    ChartSeries::Style::Dashed,
-                    2};
+    ChartSeries thr{.name = "threshold m + k·1.4826·MAD",
+                    .points = {{0, rep.thresholdS}, {n - 1, rep.thresholdS}},
+                    .style = ChartSeries::Style::Dashed,
+                    .colorIndex = 2};
     c.series = {med, p95, thr};
     const double pad = (ymax - ymin) * 0.05;
-    c.y = {"step time (s)", false, ymin - pad, ymax + pad};
+    c.y = {.title = "step time (s)", .log = false, .min = ymin - pad, .max = ymax + pad};
     std::string flagged;
     for (int r : rep.stragglers) {
         const RankStepStats& s = rep.ranks[static_cast<std::size_t>(r)];
         c.markers.push_back(
-            {{static_cast<double>(r), s.medianS},
-             "rank " + std::to_string(r),
-             "median " + formatSi(s.medianS, "s") + ", robust z " + formatSignificant(s.robustZ, 3),
-             3,
-             false,
-             true});
+            {.at = {static_cast<double>(r), s.medianS},
+             .label = fill("rank %1", {std::to_string(r)}),
+             .tooltip = fill("median %1, robust z %2",
+                             {formatSi(s.medianS, "s"), formatSignificant(s.robustZ, 3)}),
+             .colorIndex = 3,
+             .estimate = false,
+             .emphasis = true});
         flagged += (flagged.empty() ? "" : ", ") + std::to_string(r);
     }
     c.footnote = "modified z-score (Iglewicz & Hoaglin 1993): flag median > m + k·σ̂, σ̂ = "
                  "1.4826·MAD";
     FactsFrame f;
-    f.title = "Robust outlier rule, k = " + formatSignificant(m.k, 3);
+    f.title = fill("Robust outlier rule, k = %1", {formatSignificant(m.k, 3)});
     f.rows = {
-        {"median of medians m", formatSi(rep.medianS, "s"), "over " + std::to_string(rep.ranks.size()) + " ranks"},
+        {"median of medians m", formatSi(rep.medianS, "s"),
+         fill("over %1 ranks", {std::to_string(rep.ranks.size())})},
         {"MAD", formatSi(rep.madS, "s"), "median absolute deviation of the medians"},
         {"threshold", formatSi(rep.thresholdS, "s"), "max(m + k·1.4826·MAD, 1.02·m)"},
-        {"flagged", flagged.empty() ? std::string("none") : flagged,
-         "every rank steps at the slowest one's pace", true},
+        {.label = "flagged",
+         .value = flagged.empty() ? std::string("none") : flagged,
+         .source = "every rank steps at the slowest one's pace",
+         .emphasis = true},
         {"job step time", formatSi(rep.ranks.empty() ? 0.0 : [&] {
              double mx = 0;
              for (const RankStepStats& r : rep.ranks)
@@ -470,10 +533,9 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
 
     Story story;
     story.provenance =
-        "modeled on CPU: Monte Carlo of a synchronous job, " + std::to_string(m->gpus) +
-        " GPUs, failure causes in Llama 3 Table 5's "
-        "shares, seed " +
-        std::to_string(m->seed) + "; " + std::to_string(trials) + " trials of 54 days per interval";
+        fill("modeled on CPU: Monte Carlo of a synchronous job, %1 GPUs, failure causes in Llama "
+             "3 Table 5's shares, seed %2; %3 trials of 54 days per interval",
+             {std::to_string(m->gpus), std::to_string(m->seed), std::to_string(trials)});
     story.steps.push_back(
         {"466 interruptions in 54 days",
          "Llama 3's record as published: 419 unexpected interruptions, most of them GPUs. The "

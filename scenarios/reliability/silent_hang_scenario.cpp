@@ -1,7 +1,7 @@
 #include "reliability/silent_hang_scenario.h"
 
 #include "engine/number_format.h"
-#include "engine/prefixed.h"
+#include "engine/sentence.h"
 #include "reliability/collective_hang.h"
 
 #include <algorithm>
@@ -23,7 +23,7 @@ double callS(const CollectiveCall& c) {
 }
 
 std::string callShort(const CollectiveCall& c) {
-    return c.op + " " + formatBytes(static_cast<double>(c.bytes));
+    return fill("%1 %2", {c.op, formatBytes(static_cast<double>(c.bytes))});
 }
 
 struct SilentHangModel {
@@ -52,28 +52,37 @@ ScheduleFrame timeline(const SilentHangModel& m, const std::vector<int>& suspect
     for (const RankFlightRecord& r : m.sim.ranks) {
         ScheduleRow row;
         row.label =
-            prefixed("rank ", std::to_string(r.rank)) + (suspected(suspects, r.rank) ? " ?" : "");
+            fill("rank %1%2", {std::to_string(r.rank), suspected(suspects, r.rank) ? " ?" : ""});
         for (const FlightEntry& e : r.entries) {
             const double s = m.startS[static_cast<std::size_t>(e.seq)];
             const bool done = e.state == CallState::Completed;
-            row.bars.push_back({s, done ? s + callS(e.call) : m.endS, ScheduleKind::AllReduce,
-                                std::to_string(e.seq), 0,
-                                prefixed("#", std::to_string(e.seq)) + " " + callShort(e.call) +
-                                    ", " + callStateName(e.state),
-                                done ? 0 : 1});
+            row.bars.push_back({.startS = s,
+                                .endS = done ? s + callS(e.call) : m.endS,
+                                .kind = ScheduleKind::AllReduce,
+                                .label = std::to_string(e.seq),
+                                .shade = 0,
+                                .tip = fill("#%1 %2, %3", {std::to_string(e.seq), callShort(e.call),
+                                                           callStateName(e.state)}),
+                                .category = done ? 0 : 1});
         }
-        if (!r.alive)
-            row.bars.push_back({m.hangS, m.endS, ScheduleKind::AllReduce, "dead", 0,
-                                "the process exited: no more calls", 3});
-        else if (m.sim.hung && r.stateAt(m.sim.stuckSeq) == CallState::NotIssued)
-            row.bars.push_back({m.hangS, m.endS, ScheduleKind::AllReduce, "elsewhere", 0,
-                                "alive, but never called the stuck collective", 2});
+        // From the hang on, a dead rank's row or a live one that never reached the stuck call.
+        const bool dead = !r.alive;
+        if (dead || (m.sim.hung && r.stateAt(m.sim.stuckSeq) == CallState::NotIssued))
+            row.bars.push_back({.startS = m.hangS,
+                                .endS = m.endS,
+                                .kind = ScheduleKind::AllReduce,
+                                .label = dead ? "dead" : "elsewhere",
+                                .shade = 0,
+                                .tip = dead ? "the process exited: no more calls"
+                                            : "alive, but never called the stuck collective",
+                                .category = dead ? 3 : 2});
         f.rows.push_back(row);
     }
-    f.caption = m.sim.hung ? prefixed("collective #", std::to_string(m.sim.stuckSeq)) + " of " +
-                                 std::to_string(m.sim.program.size()) + " never completes; from " +
-                                 formatSi(m.hangS, "s") + " nothing progresses"
-                           : std::string("no hang");
+    f.caption = m.sim.hung
+                    ? fill("collective #%1 of %2 never completes; from %3 nothing progresses",
+                           {std::to_string(m.sim.stuckSeq), std::to_string(m.sim.program.size()),
+                            formatSi(m.hangS, "s")})
+                    : std::string("no hang");
     return f;
 }
 
@@ -96,14 +105,17 @@ FactsFrame recorders(const SilentHangModel& m, const std::vector<int>& suspects,
         Group g;
         g.call = e ? callShort(e->call) : std::string("nothing recorded");
         // Short value (the last call's number and state, the GPU-Util); the op in the label.
-        g.value = e ? prefixed("#", std::to_string(e->seq)) + " " +
-                          (e->state == CallState::Completed ? "done" : "started")
-                    : std::string("no call");
-        g.value += " · " + (r.alive ? formatSignificant(r.gpuUtil, 3) + " %" : std::string("dead"));
+        const std::string lastCall =
+            e ? fill("#%1 %2", {std::to_string(e->seq),
+                                e->state == CallState::Completed ? "done" : "started"})
+              : std::string("no call");
+        g.value =
+            fill("%1 · %2", {lastCall, r.alive ? fill("%1 %", {formatSignificant(r.gpuUtil, 3)})
+                                               : std::string("dead")});
         const int spinning = r.gpuUtil > 0 ? c.channels : 0;
-        g.source = "GPU-Util " + formatSignificant(r.gpuUtil, 3) + " % (NVML) · SM activity " +
-                   formatSignificant(r.smActivity * 100, 3) + " %: " + std::to_string(spinning) +
-                   " of " + std::to_string(c.smCount) + " SMs spin in NCCL";
+        g.source = fill("GPU-Util %1 % (NVML) · SM activity %2 %: %3 of %4 SMs spin in NCCL",
+                        {formatSignificant(r.gpuUtil, 3), formatSignificant(r.smActivity * 100, 3),
+                         std::to_string(spinning), std::to_string(c.smCount)});
         g.emphasis = suspected(suspects, r.rank) && narrowed;
         auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& o) {
             return o.call == g.call && o.value == g.value && o.source == g.source &&
@@ -117,8 +129,8 @@ FactsFrame recorders(const SilentHangModel& m, const std::vector<int>& suspects,
         groups.push_back(std::move(g));
     }
     for (const Group& g : groups) {
-        const std::string label =
-            (g.ranks.size() == 1 ? "rank " : "ranks ") + formatIndexRanges(g.ranks) + ": " + g.call;
+        const std::string label = fill(g.ranks.size() == 1 ? "rank %1: %2" : "ranks %1: %2",
+                                       {formatIndexRanges(g.ranks), g.call});
         f.rows.push_back({label, g.value, g.source, g.emphasis});
     }
     return f;
@@ -128,16 +140,20 @@ ChartFrame utilisation(const SilentHangModel& m) {
     ChartFrame c;
     c.title = "What nvidia-smi shows vs what the SMs do";
     const double n = static_cast<double>(m.sim.ranks.size());
-    c.x = {"rank", false, 0, n - 1};
-    c.y = {"percent", false, 0, 105};
-    ChartSeries util{"GPU-Util (NVML)", {}, ChartSeries::Style::Line, 0};
-    ChartSeries sm{"SM activity", {}, ChartSeries::Style::Dashed, 1};
+    c.x = {.title = "rank", .log = false, .min = 0, .max = n - 1};
+    c.y = {.title = "percent", .log = false, .min = 0, .max = 105};
+    ChartSeries util{.name = "GPU-Util (NVML)",
+                     .points = {},
+                     .style = ChartSeries::Style::Line,
+                     .colorIndex = 0};
+    ChartSeries sm{
+        .name = "SM activity", .points = {}, .style = ChartSeries::Style::Dashed, .colorIndex = 1};
     for (const RankFlightRecord& r : m.sim.ranks) {
         util.points.push_back({static_cast<double>(r.rank), r.gpuUtil});
         sm.points.push_back({static_cast<double>(r.rank), r.smActivity * 100});
     }
     c.series = {util, sm};
-    c.footnote = std::string(kNvml) + "; a resident spinning kernel counts as busy";
+    c.footnote = fill("%1; a resident spinning kernel counts as busy", {kNvml});
     return c;
 }
 
@@ -212,10 +228,11 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
         everyone.push_back(r.rank);
 
     Story story;
-    story.provenance = prefixed("modeled on CPU: ", std::to_string(c.ranks)) + " ranks, " +
-                       std::to_string(c.collectives) + " collectives each, fault '" +
-                       hangFaultName(c.fault) + "' on rank " + std::to_string(c.culprit) +
-                       " at call " + std::to_string(c.faultAt) + ", seed " + std::to_string(seed);
+    story.provenance =
+        fill("modeled on CPU: %1 ranks, %2 collectives each, fault '%3' on rank %4 "
+             "at call %5, seed %6",
+             {std::to_string(c.ranks), std::to_string(c.collectives), hangFaultName(c.fault),
+              std::to_string(c.culprit), std::to_string(c.faultAt), std::to_string(seed)});
     story.steps.push_back(
         {"The job stops, and nothing says why",
          "Every rank issues the same collectives in order. At one of them the job stops: no "
@@ -235,8 +252,8 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
          }});
     for (const TriageStep& step : m->triage.steps) {
         const std::vector<int> suspects = step.suspects;
-        const std::string title = prefixed("Suspects: ", std::to_string(suspects.size())) + " of " +
-                                  std::to_string(c.ranks);
+        const std::string title =
+            fill("Suspects: %1 of %2", {std::to_string(suspects.size()), std::to_string(c.ranks)});
         story.steps.push_back(
             {step.title, step.explanation, 6.0, [m, suspects, title](double t) {
                  return Frames{{recorders(*m, suspects, title), timeline(*m, suspects, t)}};

@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/seeded_random.h"
+#include "engine/sentence.h"
 #include "reliability/argument_checks.h"
 
 #include <algorithm>
@@ -21,8 +22,8 @@ void StepTimeConfig::validate() const {
         throw std::invalid_argument("jitter must be 0…0.5");
     for (const InjectedStraggler& s : stragglers) {
         if (s.rank < 0 || s.rank >= ranks)
-            throw std::invalid_argument("straggler rank " + std::to_string(s.rank) +
-                                        " is not among the " + std::to_string(ranks) + " ranks");
+            throw std::invalid_argument(fill("straggler rank %1 is not among the %2 ranks",
+                                             {std::to_string(s.rank), std::to_string(ranks)}));
         if (!std::isfinite(s.slowdown) || !(s.slowdown > 1.0))
             throw std::invalid_argument("a straggler's slowdown must be above 1");
     }
@@ -40,8 +41,8 @@ std::vector<InjectedStraggler> parseStragglers(const std::string& text) {
         const auto slowdown =
             colon == std::string::npos ? std::nullopt : parseNumber(item.substr(colon + 1));
         if (!rank || !slowdown || *rank != std::floor(*rank) || *rank < 0 || *rank > 1e7)
-            throw std::invalid_argument("straggler '" + item +
-                                        "' must be rank:slowdown, e.g. 5:1.3");
+            throw std::invalid_argument(
+                fill("straggler '%1' must be rank:slowdown, e.g. 5:1.3", {item}));
         out.push_back({static_cast<int>(*rank), *slowdown});
     }
     return out;
@@ -104,11 +105,11 @@ StragglerReport detectStragglers(const std::vector<std::vector<double>>& times, 
     for (std::size_t r = 0; r < times.size(); ++r) {
         std::vector<double> sorted = times[r];
         if (sorted.empty())
-            throw std::invalid_argument("rank " + std::to_string(r) + " has no step times");
+            throw std::invalid_argument(fill("rank %1 has no step times", {std::to_string(r)}));
         for (double t : sorted)
             if (!std::isfinite(t) || t < 0)
-                throw std::invalid_argument("rank " + std::to_string(r) +
-                                            " has a step time that is not a number ≥ 0");
+                throw std::invalid_argument(
+                    fill("rank %1 has a step time that is not a number ≥ 0", {std::to_string(r)}));
         std::sort(sorted.begin(), sorted.end());
         RankStepStats s;
         s.rank = static_cast<int>(r);

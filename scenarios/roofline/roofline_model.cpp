@@ -1,5 +1,7 @@
 #include "roofline/roofline_model.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -105,9 +107,27 @@ const std::vector<DecoderShape>& decoderShapes() {
     // Table 3: layers, model dimension, attention heads, key/value heads; head dim =
     // model dimension ÷ heads = 128 for all three.
     static const std::vector<DecoderShape> shapes{
-        {"llama-3-8b", "Llama 3 8B", 8e9, 32, 32, 8, 128},
-        {"llama-3-70b", "Llama 3 70B", 70e9, 80, 64, 8, 128},
-        {"llama-3-405b", "Llama 3 405B", 405e9, 126, 128, 8, 128},
+        {.id = "llama-3-8b",
+         .name = "Llama 3 8B",
+         .parameters = 8e9,
+         .layers = 32,
+         .heads = 32,
+         .kvHeads = 8,
+         .headDim = 128},
+        {.id = "llama-3-70b",
+         .name = "Llama 3 70B",
+         .parameters = 70e9,
+         .layers = 80,
+         .heads = 64,
+         .kvHeads = 8,
+         .headDim = 128},
+        {.id = "llama-3-405b",
+         .name = "Llama 3 405B",
+         .parameters = 405e9,
+         .layers = 126,
+         .heads = 128,
+         .kvHeads = 8,
+         .headDim = 128},
     };
     return shapes;
 }
@@ -178,7 +198,8 @@ DecodeEstimate decodeEstimate(const GpuSpec& gpu, Precision precision, const Dec
                                     "context ≥ 0 and at least one GPU");
     const auto peak = peakTflops(gpu, precision);
     if (!peak)
-        throw std::invalid_argument(gpu.name + " has no " + precisionName(precision) + " peak");
+        throw std::invalid_argument(
+            fill("%1 has no %2 peak", {gpu.name, precisionName(precision)}));
     DecodeEstimate d;
     d.weightBytes = weightBytesTotal(w);
     d.kvBytes = kvCacheBytes(w);
@@ -205,19 +226,29 @@ std::vector<ReferenceKernel> referenceKernels() {
     auto gemm = [](int n) {
         // C = A·B, n×n BF16: 2n³ FLOPs over 3·n²·2 bytes if each matrix moves once = n/3.
         const double nn = n;
-        return ReferenceKernel{"GEMM " + std::to_string(n) + "³ (BF16)",
-                               "2n³ FLOP / (3·n²·2 B) = n/3, each matrix moved once",
-                               Precision::BF16, nn / 3.0, false};
+        return ReferenceKernel{.name = fill("GEMM %1³ (BF16)", {std::to_string(n)}),
+                               .formula = "2n³ FLOP / (3·n²·2 B) = n/3, each matrix moved once",
+                               .precision = Precision::BF16,
+                               .intensity = nn / 3.0,
+                               .estimate = false};
     };
     const double m = 8192.0;
     return {
-        {"Vector add (FP32)", "c = a + b: 1 FLOP / (2 loads + 1 store × 4 B) = 1/12",
-         Precision::FP32, 1.0 / 12.0, false},
-        {"Softmax row (FP32)",
-         "≈5 FLOP per element (max, subtract, exp, sum, divide) / (4 B in + 4 B out)",
-         Precision::FP32, 5.0 / 8.0, true},
-        {"GEMV 8192² (BF16)", "y = A·x: 2mn FLOP / (2mn + 2n + 2m) B ≈ 1", Precision::BF16,
-         2.0 * m * m / (2.0 * m * m + 4.0 * m), false},
+        {.name = "Vector add (FP32)",
+         .formula = "c = a + b: 1 FLOP / (2 loads + 1 store × 4 B) = 1/12",
+         .precision = Precision::FP32,
+         .intensity = 1.0 / 12.0,
+         .estimate = false},
+        {.name = "Softmax row (FP32)",
+         .formula = "≈5 FLOP per element (max, subtract, exp, sum, divide) / (4 B in + 4 B out)",
+         .precision = Precision::FP32,
+         .intensity = 5.0 / 8.0,
+         .estimate = true},
+        {.name = "GEMV 8192² (BF16)",
+         .formula = "y = A·x: 2mn FLOP / (2mn + 2n + 2m) B ≈ 1",
+         .precision = Precision::BF16,
+         .intensity = 2.0 * m * m / (2.0 * m * m + 4.0 * m),
+         .estimate = false},
         gemm(256),
         gemm(1024),
         gemm(4096),

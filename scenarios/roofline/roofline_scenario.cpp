@@ -42,7 +42,7 @@ std::string cite(const GpuSpec& gpu, const std::string& field) {
 
 // Bandwidth on screen in decimal GB/s, as the datasheets print it.
 std::string gbs(double tbs) {
-    return formatNumber(tbs * 1000.0) + " GB/s";
+    return fill("%1 GB/s", {formatNumber(tbs * 1000.0)});
 }
 
 std::string precisionShort(Precision p) {
@@ -61,12 +61,12 @@ std::string gpuCount(int n) {
 std::string sideOfRidge(double intensity, double ridge, const std::string& roof) {
     if (intensity < ridge) {
         const double r = ridge / intensity;
-        return (r >= 10.0 ? "far left of the " : "left of the ") + roof + " ridge (" +
-               formatSignificant(r, 3) + "× below " + formatSignificant(ridge, 4) +
-               " FLOP/B), so memory-bound";
+        return fill("%1 %2 ridge (%3× below %4 FLOP/B), so memory-bound",
+                    {r >= 10.0 ? "far left of the" : "left of the", roof, formatSignificant(r, 3),
+                     formatSignificant(ridge, 4)});
     }
-    return "at or right of the " + roof + " ridge (" + formatSignificant(ridge, 4) +
-           " FLOP/B), so compute-bound";
+    return fill("at or right of the %1 ridge (%2 FLOP/B), so compute-bound",
+                {roof, formatSignificant(ridge, 4)});
 }
 
 // The workload of the decode steps at batch b in precision p: weights and KV cache are stored
@@ -90,22 +90,26 @@ DecodeOn decodeOn(const Setup& s, const GpuSpec& g, Precision p, double batch) {
 std::string fitSentence(const Setup& s, const GpuSpec& g, Precision p, double batch) {
     const DecodeFit fit = decodeFit(g, workloadAt(s, p, batch));
     const double need = fit.weightBytes + fit.kvBytes;
-    std::string text = s.decode.shape.name + " in " + precisionShort(p) + " needs " +
-                       formatBytes(fit.weightBytes) + " of weights + " + formatBytes(fit.kvBytes) +
-                       " of KV cache = " + formatBytes(need);
+    const std::string needs =
+        fill("%1 in %2 needs %3 of weights + %4 of KV cache = %5",
+             {s.decode.shape.name, precisionShort(p), formatBytes(fit.weightBytes),
+              formatBytes(fit.kvBytes), formatBytes(need)});
     if (fit.fitsOneGpu())
-        return text + ", within one " + g.name + " (" + formatBytes(fit.memoryBytes) + ").";
-    text += ", more than one " + g.name + " holds (" + formatBytes(fit.memoryBytes) +
-            "): modeled as tensor parallel over " + gpuCount(fit.tensorParallel) +
-            ", all-reduce time not counted.";
+        return fill("%1, within one %2 (%3).", {needs, g.name, formatBytes(fit.memoryBytes)});
+    std::string fp8Text;
     if (p != Precision::FP8 && peakTflops(g, Precision::FP8)) {
         const DecodeFit fp8 = decodeFit(g, workloadAt(s, Precision::FP8, batch));
-        text += fp8.fitsOneGpu() ? " In FP8 (" + formatBytes(fp8.weightBytes + fp8.kvBytes) +
-                                       ") it fits one GPU."
-                                 : " Even in FP8 (" + formatBytes(fp8.weightBytes + fp8.kvBytes) +
-                                       ") it needs " + gpuCount(fp8.tensorParallel) + ".";
+        fp8Text =
+            fp8.fitsOneGpu()
+                ? fill(" In FP8 (%1) it fits one GPU.",
+                       {formatBytes(fp8.weightBytes + fp8.kvBytes)})
+                : fill(" Even in FP8 (%1) it needs %2.",
+                       {formatBytes(fp8.weightBytes + fp8.kvBytes), gpuCount(fp8.tensorParallel)});
     }
-    return text;
+    return fill(
+        "%1, more than one %2 holds (%3): modeled as tensor parallel over %4, all-reduce "
+        "time not counted.%5",
+        {needs, g.name, formatBytes(fit.memoryBytes), gpuCount(fit.tensorParallel), fp8Text});
 }
 
 // The roof of one precision: bandwidth × I up to the ridge, flat at the peak after it.
@@ -132,73 +136,98 @@ ChartSeries precisionRoof(const Setup& s, Precision p, ChartSeries::Style style)
 ChartFrame baseChart(const Setup& s, const std::string& title) {
     ChartFrame f;
     f.title = title;
-    f.x = ChartAxis{"arithmetic intensity (FLOP/B)", true, kXMin, kXMax};
-    f.y = ChartAxis{"attainable (TFLOP/s)", true, 0.01, 10000};
-    f.footnote = "Dense peaks and HBM bandwidth from " + cite(*s.gpu, "memory_bandwidth_gbs") +
-                 "; model: " + kRooflineSource + ".";
+    f.x = ChartAxis{
+        .title = "arithmetic intensity (FLOP/B)", .log = true, .min = kXMin, .max = kXMax};
+    f.y = ChartAxis{.title = "attainable (TFLOP/s)", .log = true, .min = 0.01, .max = 10000};
+    f.footnote = fill("Dense peaks and HBM bandwidth from %1; model: %2.",
+                      {cite(*s.gpu, "memory_bandwidth_gbs"), kRooflineSource});
     return f;
 }
 
 ChartMarker ridgeMarker(const Setup& s, double peak, Precision p, bool emphasis) {
     const double ridge = ridgeFlopPerByte(peak, s.bandwidth);
-    return ChartMarker{{ridge, peak},
-                       "ridge " + formatSignificant(ridge, 4) + " FLOP/B",
-                       precisionTitle(p) + ": " + formatNumber(peak) + " TFLOP/s ÷ " +
-                           gbs(s.bandwidth) + " (" + cite(*s.gpu, peakField(p)) + ")",
-                       static_cast<int>(p),
-                       false,
-                       emphasis};
+    return ChartMarker{
+        .at = {ridge, peak},
+        .label = fill("ridge %1 FLOP/B", {formatSignificant(ridge, 4)}),
+        .tooltip = fill("%1: %2 TFLOP/s ÷ %3 (%4)", {precisionTitle(p), formatNumber(peak),
+                                                     gbs(s.bandwidth), cite(*s.gpu, peakField(p))}),
+        .colorIndex = static_cast<int>(p),
+        .estimate = false,
+        .emphasis = emphasis};
 }
 
 ChartMarker decodeMarker(const DecodeEstimate& d, const std::string& label,
                          const std::string& gpuName, int color) {
-    return ChartMarker{{d.intensity, d.point.attainableTflops},
-                       label,
-                       formatSignificant(d.intensity, 4) + " FLOP/B → " +
-                           formatSi(d.maxTokensPerS, "tok/s") + " on " +
-                           (d.gpus == 1 ? gpuName : gpuCount(d.gpus) + " × " + gpuName),
-                       color,
-                       false,
-                       true};
+    return ChartMarker{
+        .at = {d.intensity, d.point.attainableTflops},
+        .label = label,
+        .tooltip = fill("%1 FLOP/B → %2 on %3",
+                        {formatSignificant(d.intensity, 4), formatSi(d.maxTokensPerS, "tok/s"),
+                         d.gpus == 1 ? gpuName : fill("%1 × %2", {gpuCount(d.gpus), gpuName})}),
+        .colorIndex = color,
+        .estimate = false,
+        .emphasis = true};
 }
 
 std::string shapeText(const DecoderShape& m) {
-    return m.name + ": " + std::to_string(m.layers) + " layers, " + std::to_string(m.heads) +
-           " query heads, " + std::to_string(m.kvHeads) + " KV heads × " +
-           std::to_string(m.headDim) + " dims (GQA)";
+    return fill("%1: %2 layers, %3 query heads, %4 KV heads × %5 dims (GQA)",
+                {m.name, std::to_string(m.layers), std::to_string(m.heads),
+                 std::to_string(m.kvHeads), std::to_string(m.headDim)});
 }
 
 FactsFrame decodeFacts(const Setup& s, double batch) {
     const DecodeOn on = decodeOn(s, *s.gpu, s.precision, batch);
     const DecodeEstimate& d = on.estimate;
     const DecoderShape& m = s.decode.shape;
-    const std::string bytes = formatNumber(bytesPerElement(s.precision)) + " B";
+    const std::string bytes = fill("%1 B", {formatNumber(bytesPerElement(s.precision))});
     FactsFrame f;
-    f.title = "Decode, " + m.name + ", batch " + formatNumber(batch) + ", " +
-              formatNumber(s.decode.seqLen) + "-token context";
-    f.rows.push_back({"assumed model", shapeText(m), kDecoderShapeSource, false});
-    f.rows.push_back({"weights read per step", formatBytes(d.weightBytes),
-                      formatNumber(m.parameters / 1e9) + "B parameters × " + bytes, false});
-    f.rows.push_back({"KV cache read per step", formatBytes(d.kvBytes),
-                      "batch × context × 2 (K, V) × layers × KV heads × head dim × " + bytes,
-                      false});
-    f.rows.push_back({"FLOPs per step", formatSi(d.flops, "FLOP"),
-                      "2 × parameters × batch + 4 × batch × context × layers × heads × head dim",
-                      false});
-    f.rows.push_back({"intensity = FLOPs ÷ bytes", formatSignificant(d.intensity, 4) + " FLOP/B",
-                      kRooflineSource, true});
-    f.rows.push_back({precisionShort(s.precision) + " ridge",
-                      formatSignificant(d.point.ridge, 4) + " FLOP/B",
-                      cite(*s.gpu, peakField(s.precision)), false});
-    f.rows.push_back({"bound", d.point.memoryBound ? "memory" : "compute", kRooflineSource, false});
-    f.rows.push_back({"GPUs (weights + KV cache ÷ HBM)",
-                      on.fit.fitsOneGpu()
-                          ? "1, fits"
-                          : formatNumber(on.fit.tensorParallel) + ", tensor parallel",
-                      cite(*s.gpu, "memory_gb"), false});
-    f.rows.push_back({"step time ≥", formatSi(d.stepTimeS, "s"), kRooflineSource, false});
+    f.title = fill("Decode, %1, batch %2, %3-token context",
+                   {m.name, formatNumber(batch), formatNumber(s.decode.seqLen)});
+    f.rows.push_back({.label = "assumed model",
+                      .value = shapeText(m),
+                      .source = kDecoderShapeSource,
+                      .emphasis = false});
     f.rows.push_back(
-        {"tokens/s, all sequences ≤", formatSi(d.maxTokensPerS, "tok/s"), kRooflineSource, true});
+        {.label = "weights read per step",
+         .value = formatBytes(d.weightBytes),
+         .source = fill("%1B parameters × %2", {formatNumber(m.parameters / 1e9), bytes}),
+         .emphasis = false});
+    f.rows.push_back(
+        {.label = "KV cache read per step",
+         .value = formatBytes(d.kvBytes),
+         .source = fill("batch × context × 2 (K, V) × layers × KV heads × head dim × %1", {bytes}),
+         .emphasis = false});
+    f.rows.push_back(
+        {.label = "FLOPs per step",
+         .value = formatSi(d.flops, "FLOP"),
+         .source = "2 × parameters × batch + 4 × batch × context × layers × heads × head dim",
+         .emphasis = false});
+    f.rows.push_back({.label = "intensity = FLOPs ÷ bytes",
+                      .value = fill("%1 FLOP/B", {formatSignificant(d.intensity, 4)}),
+                      .source = kRooflineSource,
+                      .emphasis = true});
+    f.rows.push_back({.label = fill("%1 ridge", {precisionShort(s.precision)}),
+                      .value = fill("%1 FLOP/B", {formatSignificant(d.point.ridge, 4)}),
+                      .source = cite(*s.gpu, peakField(s.precision)),
+                      .emphasis = false});
+    f.rows.push_back({.label = "bound",
+                      .value = d.point.memoryBound ? "memory" : "compute",
+                      .source = kRooflineSource,
+                      .emphasis = false});
+    f.rows.push_back({.label = "GPUs (weights + KV cache ÷ HBM)",
+                      .value = on.fit.fitsOneGpu() ? std::string("1, fits")
+                                                   : fill("%1, tensor parallel",
+                                                          {formatNumber(on.fit.tensorParallel)}),
+                      .source = cite(*s.gpu, "memory_gb"),
+                      .emphasis = false});
+    f.rows.push_back({.label = "step time ≥",
+                      .value = formatSi(d.stepTimeS, "s"),
+                      .source = kRooflineSource,
+                      .emphasis = false});
+    f.rows.push_back({.label = "tokens/s, all sequences ≤",
+                      .value = formatSi(d.maxTokensPerS, "tok/s"),
+                      .source = kRooflineSource,
+                      .emphasis = true});
     return f;
 }
 
@@ -213,12 +242,12 @@ std::string precisionRidgesNarration(const Setup& s) {
     const auto [lo, hi] =
         std::minmax_element(ridges.begin(), ridges.end(),
                             [](const auto& a, const auto& b) { return a.second < b.second; });
-    return "Tensor-core precisions raise the flat roof but not the slanted one. On " + s.gpu->name +
-           " the ridge runs from " + formatSignificant(lo->second, 4) + " FLOP/B for " +
-           precisionTitle(lo->first) + " to " + formatSignificant(hi->second, 4) + " FLOP/B for " +
-           precisionTitle(hi->first) + ": " + precisionShort(hi->first) + " needs " +
-           formatSignificant(hi->second / lo->second, 3) +
-           "× the FLOPs per byte to reach its peak.";
+    return fill("Tensor-core precisions raise the flat roof but not the slanted one. On %1 the "
+                "ridge runs from %2 FLOP/B for %3 to %4 FLOP/B for %5: %6 needs %7× the FLOPs "
+                "per byte to reach its peak.",
+                {s.gpu->name, formatSignificant(lo->second, 4), precisionTitle(lo->first),
+                 formatSignificant(hi->second, 4), precisionTitle(hi->first),
+                 precisionShort(hi->first), formatSignificant(hi->second / lo->second, 3)});
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -237,43 +266,49 @@ std::string referenceNarration(const Setup& s) {
         (pt.memoryBound ? memory : compute).push_back(k.name);
         estimates |= k.estimate;
     }
-    std::string text;
-    if (!memory.empty())
-        text = joined(memory) + (memory.size() == 1 ? " sits" : " sit") +
-               " left of their precision's ridge, memory-bound. ";
-    text += compute.empty() ? "None reaches the compute roof."
-                            : (memory.empty() ? "All of " : "Only ") + joined(compute) +
-                                  (compute.size() == 1 ? " reuses" : " reuse") +
-                                  " data enough to reach the compute roof.";
-    if (estimates)
-        text += " Hollow dots are estimates.";
-    return text;
+    const std::string memoryText =
+        memory.empty()
+            ? std::string()
+            : fill(memory.size() == 1 ? "%1 sits left of their precision's ridge, memory-bound. "
+                                      : "%1 sit left of their precision's ridge, memory-bound. ",
+                   {joined(memory)});
+    const std::string computeText =
+        compute.empty()
+            ? std::string("None reaches the compute roof.")
+            : fill(compute.size() == 1 ? "%1 %2 reuses data enough to reach the compute roof."
+                                       : "%1 %2 reuse data enough to reach the compute roof.",
+                   {memory.empty() ? "All of" : "Only", joined(compute)});
+    return fill("%1%2%3",
+                {memoryText, computeText, estimates ? " Hollow dots are estimates." : ""});
 }
 
 std::string batchOneNarration(const Setup& s) {
     const DecodeEstimate d = decodeOn(s, *s.gpu, s.precision, 1).estimate;
-    return "One sequence's next token reads " + formatBytes(d.weightBytes) + " of weights and " +
-           formatBytes(d.kvBytes) + " of KV cache (" + formatNumber(s.decode.seqLen) +
-           "-token context) for " + formatSi(d.flops, "FLOP") + ": " +
-           formatSignificant(d.intensity, 3) + " FLOP/B, " +
-           sideOfRidge(d.intensity, d.point.ridge, precisionShort(s.precision)) + ". " +
-           fitSentence(s, *s.gpu, s.precision, 1);
+    return fill("One sequence's next token reads %1 of weights and %2 of KV cache (%3-token "
+                "context) for %4: %5 FLOP/B, %6. %7",
+                {formatBytes(d.weightBytes), formatBytes(d.kvBytes), formatNumber(s.decode.seqLen),
+                 formatSi(d.flops, "FLOP"), formatSignificant(d.intensity, 3),
+                 sideOfRidge(d.intensity, d.point.ridge, precisionShort(s.precision)),
+                 fitSentence(s, *s.gpu, s.precision, 1)});
 }
 
 std::string batchingNarration(const Setup& s) {
     const double b = s.decode.batch;
     const DecodeEstimate d = decodeOn(s, *s.gpu, s.precision, b).estimate;
     const double limit = decodeIntensityLimit(workloadAt(s, s.precision, b));
-    std::string text = "Each extra sequence reuses the same weights but brings its own KV cache: "
-                       "batch " +
-                       formatNumber(b) + " reaches " + formatSignificant(d.intensity, 3) +
-                       " FLOP/B, " +
-                       sideOfRidge(d.intensity, d.point.ridge, precisionShort(s.precision)) + ".";
-    if (std::isfinite(limit))
-        text += " With a " + formatNumber(s.decode.seqLen) + "-token context no batch gets past " +
-                formatSignificant(limit, 3) + " FLOP/B" +
-                (limit < d.point.ridge ? ", still left of the ridge." : ", past the ridge.");
-    return text + " " + fitSentence(s, *s.gpu, s.precision, b);
+    const std::string limitText =
+        std::isfinite(limit)
+            ? fill(limit < d.point.ridge
+                       ? " With a %1-token context no batch gets past %2 FLOP/B, still left of "
+                         "the ridge."
+                       : " With a %1-token context no batch gets past %2 FLOP/B, past the ridge.",
+                   {formatNumber(s.decode.seqLen), formatSignificant(limit, 3)})
+            : std::string();
+    return fill("Each extra sequence reuses the same weights but brings its own KV cache: batch "
+                "%1 reaches %2 FLOP/B, %3.%4 %5",
+                {formatNumber(b), formatSignificant(d.intensity, 3),
+                 sideOfRidge(d.intensity, d.point.ridge, precisionShort(s.precision)), limitText,
+                 fitSentence(s, *s.gpu, s.precision, b)});
 }
 
 // "H100 SXM5 80 GB": the catalogue name without the vendor, for labels beside a dot.
@@ -314,33 +349,34 @@ std::string otherGpusNarration(const Setup& s) {
         });
     const std::string n = std::to_string(gpus.size());
     // "both GPUs" for two, "all 5 GPUs" for more.
-    const std::string every = gpus.size() == 2 ? std::string("both") : "all " + n;
-    std::string text = "At batch " + formatNumber(s.decode.batch) + " decode is ";
-    if (memoryBound == gpus.size())
-        text += "memory-bound on " + every + " GPUs, so speed follows bandwidth, not peak FLOP/s: ";
-    else if (memoryBound == 0)
-        text += "compute-bound on " + every + " GPUs, so speed follows peak FLOP/s: ";
-    else
-        text += "memory-bound on " + std::to_string(memoryBound) + " of " + n + " GPUs: ";
-    text += shortGpuName(*fast->gpu) + " (" + gbs(bandwidthTBs(*fast->gpu)) + ", " +
-            formatNumber(*peakTflops(*fast->gpu, s.precision)) + " TFLOP/s) generates " +
-            formatSignificant(fast->tokensPerGpu / slow->tokensPerGpu, 3) +
-            "× the tokens/s per GPU of " + shortGpuName(*slow->gpu) + " (" +
-            gbs(bandwidthTBs(*slow->gpu)) + ", " +
-            formatNumber(*peakTflops(*slow->gpu, s.precision)) + " TFLOP/s).";
-    if (!lacking.empty())
-        text += " Not shown, no " + precisionShort(s.precision) +
-                " tensor cores: " + joined(lacking) + ".";
-    return text;
+    const std::string every = gpus.size() == 2 ? std::string("both") : fill("all %1", {n});
+    const std::string bound =
+        memoryBound == gpus.size()
+            ? fill("memory-bound on %1 GPUs, so speed follows bandwidth, not peak FLOP/s", {every})
+        : memoryBound == 0
+            ? fill("compute-bound on %1 GPUs, so speed follows peak FLOP/s", {every})
+            : fill("memory-bound on %1 of %2 GPUs", {std::to_string(memoryBound), n});
+    const std::string notShown = lacking.empty()
+                                     ? std::string()
+                                     : fill(" Not shown, no %1 tensor cores: %2.",
+                                            {precisionShort(s.precision), joined(lacking)});
+    return fill("At batch %1 decode is %2: %3 (%4, %5 TFLOP/s) generates %6× the tokens/s per GPU "
+                "of %7 (%8, %9 TFLOP/s).",
+                {formatNumber(s.decode.batch), bound, shortGpuName(*fast->gpu),
+                 gbs(bandwidthTBs(*fast->gpu)), formatNumber(*peakTflops(*fast->gpu, s.precision)),
+                 formatSignificant(fast->tokensPerGpu / slow->tokensPerGpu, 3),
+                 shortGpuName(*slow->gpu), gbs(bandwidthTBs(*slow->gpu)),
+                 formatNumber(*peakTflops(*slow->gpu, s.precision))}) +
+           notShown;
 }
 
 Frames otherGpuFrames(const Setup& s) {
     const auto gpus = otherGpus(s);
-    ChartFrame f =
-        baseChart(s, precisionShort(s.precision) + " roofs across the catalogue, " +
-                         s.decode.shape.name + " decode at batch " + formatNumber(s.decode.batch));
+    ChartFrame f = baseChart(
+        s, fill("%1 roofs across the catalogue, %2 decode at batch %3",
+                {precisionShort(s.precision), s.decode.shape.name, formatNumber(s.decode.batch)}));
     FactsFrame facts;
-    facts.title = "Decode ceiling at batch " + formatNumber(s.decode.batch);
+    facts.title = fill("Decode ceiling at batch %1", {formatNumber(s.decode.batch)});
     // The dots share one intensity and differ only by bandwidth: a y axis spanning just the
     // dots and the peaks spreads them far enough apart for their labels.
     double yMin = f.y.max;
@@ -351,14 +387,17 @@ Frames otherGpuFrames(const Setup& s) {
         f.series.push_back(
             roofSeries(shortGpuName(*o.gpu), *peakTflops(*o.gpu, s.precision), bandwidthTBs(*o.gpu),
                        color, chosen ? ChartSeries::Style::Line : ChartSeries::Style::Dashed));
-        f.markers.push_back(
-            decodeMarker(d, shortGpuName(*o.gpu) + ": " + formatSi(d.maxTokensPerS, "tok/s"),
-                         o.gpu->name, color));
+        f.markers.push_back(decodeMarker(
+            d, fill("%1: %2", {shortGpuName(*o.gpu), formatSi(d.maxTokensPerS, "tok/s")}),
+            o.gpu->name, color));
         yMin = std::min(yMin, decadeBelow(d.point.attainableTflops));
-        const std::string split =
-            d.gpus == 1 ? std::string(" on 1 GPU") : " on " + gpuCount(d.gpus) + " (TP)";
-        facts.rows.push_back({o.gpu->name, formatSi(d.maxTokensPerS, "tok/s") + split,
-                              cite(*o.gpu, "memory_bandwidth_gbs"), chosen});
+        facts.rows.push_back(
+            {.label = o.gpu->name,
+             .value = d.gpus == 1 ? fill("%1 on 1 GPU", {formatSi(d.maxTokensPerS, "tok/s")})
+                                  : fill("%1 on %2 (TP)",
+                                         {formatSi(d.maxTokensPerS, "tok/s"), gpuCount(d.gpus)}),
+             .source = cite(*o.gpu, "memory_bandwidth_gbs"),
+             .emphasis = chosen});
     }
     f.y.min = yMin;
     return Frames{{f, facts}};
@@ -368,11 +407,11 @@ Frames otherGpuFrames(const Setup& s) {
 // modeled probe is the datasheet value itself, so it gets no share.
 std::string ofDatasheet(double value, const std::optional<double>& datasheet,
                         const std::string& unit, bool modeled = false) {
-    std::string text = formatSignificant(value, 4) + " " + unit;
+    const std::string text = fill("%1 %2", {formatSignificant(value, 4), unit});
     if (modeled)
-        return text + " (the datasheet value)";
+        return fill("%1 (the datasheet value)", {text});
     if (datasheet)
-        text += " (" + formatPercent(100.0 * value / *datasheet) + " of datasheet)";
+        return fill("%1 (%2 of datasheet)", {text, formatPercent(100.0 * value / *datasheet)});
     return text;
 }
 
@@ -381,9 +420,9 @@ std::string ofDatasheet(double value, const std::optional<double>& datasheet,
 std::string originShort(const Trace& trace) {
     const std::string device =
         trace.provenance.device.empty() ? "an unknown device" : trace.provenance.device;
-    return (trace.provenance.source == TraceSource::Modeled ? "modeled on CPU for "
-                                                            : "measured on ") +
-           device;
+    return fill(trace.provenance.source == TraceSource::Modeled ? "modeled on CPU for %1"
+                                                                : "measured on %1",
+                {device});
 }
 
 // Probe names as the reader knows them, not as the trace spells them.
@@ -406,8 +445,10 @@ void probeRows(FactsFrame& facts, const GpuSpec& gpu, const Trace& trace,
     auto row = [&](const std::optional<double>& value, const char* name,
                    const std::optional<double>& datasheet, const char* unit, bool emphasis) {
         if (value)
-            facts.rows.push_back(
-                {prefix + name, ofDatasheet(*value, datasheet, unit, modeled), origin, emphasis});
+            facts.rows.push_back({.label = fill("%1%2", {prefix, name}),
+                                  .value = ofDatasheet(*value, datasheet, unit, modeled),
+                                  .source = origin,
+                                  .emphasis = emphasis});
     };
     row(probes.fp32Tflops, kFp32Probe, peakTflops(gpu, Precision::FP32), "TFLOP/s", false);
     row(probes.bf16Tflops, kBf16Probe, peakTflops(gpu, Precision::BF16), "TFLOP/s", true);
@@ -422,41 +463,39 @@ Frames probeFrames(const Setup& s, const Trace& trace, const std::optional<Other
     const RooflineProbes probes = rooflineProbes(trace);
     const std::string origin = describeProvenance(trace.provenance);
     const bool modeled = trace.provenance.source == TraceSource::Modeled;
-    ChartFrame f = baseChart(s, "Probe ceilings · " + originShort(trace));
+    ChartFrame f = baseChart(s, fill("Probe ceilings · %1", {originShort(trace)}));
     FactsFrame facts;
-    facts.title = "Probes vs datasheet · " + originShort(trace);
+    facts.title = fill("Probes vs datasheet · %1", {originShort(trace)});
     const double catalogueBw = s.bandwidth;
     const double bw = probes.hbmGBs ? *probes.hbmGBs / 1e3 : catalogueBw;
     auto ceiling = [&](const std::optional<double>& probe, Precision p, const std::string& name) {
         const auto peak = peakTflops(*s.gpu, p);
         if (peak)
-            f.series.push_back(roofSeries(precisionTitle(p) + " datasheet", *peak, catalogueBw,
-                                          static_cast<int>(p), ChartSeries::Style::Dashed));
+            f.series.push_back(roofSeries(fill("%1 datasheet", {precisionTitle(p)}), *peak,
+                                          catalogueBw, static_cast<int>(p),
+                                          ChartSeries::Style::Dashed));
         if (probe)
-            f.series.push_back(roofSeries(name + (modeled ? " (modeled)" : ""), *probe, bw,
+            f.series.push_back(roofSeries(modeled ? fill("%1 (modeled)", {name}) : name, *probe, bw,
                                           static_cast<int>(p), ChartSeries::Style::Line));
     };
     ceiling(probes.fp32Tflops, Precision::FP32, kFp32Probe);
     ceiling(probes.bf16Tflops, Precision::BF16, kBf16Probe);
     probeRows(facts, *s.gpu, trace, modeled ? "modeled " : "");
     for (const auto& k : probes.kernels) {
-        f.markers.push_back(ChartMarker{{k.intensity, k.tflops},
-                                        k.label,
-                                        k.label + ": " + formatNumber(k.tflops) + " TFLOP/s at " +
-                                            formatSignificant(k.intensity, 3) + " FLOP/B (" +
-                                            origin + ")",
-                                        5,
-                                        false,
-                                        true});
-        facts.rows.push_back({k.label,
-                              formatNumber(k.tflops) + " TFLOP/s at " +
-                                  formatSignificant(k.intensity, 3) + " FLOP/B",
-                              origin, false});
+        const std::string at = fill("%1 TFLOP/s at %2 FLOP/B",
+                                    {formatNumber(k.tflops), formatSignificant(k.intensity, 3)});
+        f.markers.push_back(ChartMarker{.at = {k.intensity, k.tflops},
+                                        .label = k.label,
+                                        .tooltip = fill("%1: %2 (%3)", {k.label, at, origin}),
+                                        .colorIndex = 5,
+                                        .estimate = false,
+                                        .emphasis = true});
+        facts.rows.push_back({.label = k.label, .value = at, .source = origin, .emphasis = false});
     }
     if (other)
-        probeRows(facts, *other->gpu, *other->trace, shortGpuName(*other->gpu) + " ");
+        probeRows(facts, *other->gpu, *other->trace, fill("%1 ", {shortGpuName(*other->gpu)}));
     f.footnote =
-        "Solid: the trace (" + origin + "); dashed: " + cite(*s.gpu, "memory_bandwidth_gbs") + ".";
+        fill("Solid: the trace (%1); dashed: %2.", {origin, cite(*s.gpu, "memory_bandwidth_gbs")});
     return Frames{{f, facts}};
 }
 
@@ -465,42 +504,43 @@ std::string probeNarration(const Setup& s, const Trace& trace,
     const RooflineProbes probes = rooflineProbes(trace);
     const std::string origin = originShort(trace);
     if (trace.provenance.source != TraceSource::Modeled) {
-        std::string text =
-            "Tight loops of FMAs, tensor-core MMAs and streaming copies, " + origin + ":";
         std::vector<std::string> parts;
         if (probes.bf16Tflops)
-            parts.push_back("BF16 MMA " + ofDatasheet(*probes.bf16Tflops,
-                                                      peakTflops(*s.gpu, Precision::BF16),
-                                                      "TFLOP/s"));
+            parts.push_back(fill(
+                "BF16 MMA %1",
+                {ofDatasheet(*probes.bf16Tflops, peakTflops(*s.gpu, Precision::BF16), "TFLOP/s")}));
         if (probes.hbmGBs)
             parts.push_back(
-                "HBM " + ofDatasheet(*probes.hbmGBs, s.gpu->value("memory_bandwidth_gbs"), "GB/s"));
-        text += " " + joined(parts) + ".";
-        if (!probes.kernels.empty())
-            text += " " +
-                    formatCount(static_cast<long long>(probes.kernels.size()),
-                                "measured kernel sits", "measured kernels sit") +
-                    " under them.";
-        return text;
+                fill("HBM %1",
+                     {ofDatasheet(*probes.hbmGBs, s.gpu->value("memory_bandwidth_gbs"), "GB/s")}));
+        const std::string kernels =
+            probes.kernels.empty()
+                ? std::string()
+                : fill(" %1 under them.",
+                       {formatCount(static_cast<long long>(probes.kernels.size()),
+                                    "measured kernel sits", "measured kernels sit")});
+        return fill("Tight loops of FMAs, tensor-core MMAs and streaming copies, %1: %2.%3",
+                    {origin, joined(parts), kernels});
     }
-    std::string text = "No recording was made on " + s.gpu->name +
-                       ": the solid lines are its datasheet peaks, modeled on CPU, so they lie "
-                       "on the roofs and show no measured gap.";
+    std::string elsewhere =
+        " Record the probes on a GPU to see how far below the datasheet they land.";
     if (other) {
         const RooflineProbes measured = rooflineProbes(*other->trace);
         const std::string device = other->trace->provenance.device.empty()
                                        ? other->gpu->name
                                        : other->trace->provenance.device;
-        if (measured.bf16Tflops)
-            text += " A recording made on " + device + " reached " +
-                    ofDatasheet(*measured.bf16Tflops, peakTflops(*other->gpu, Precision::BF16),
-                                "TFLOP/s") +
-                    " in BF16 MMA (table); choose " + shortGpuName(*other->gpu) +
-                    " as the GPU to draw it.";
-    } else {
-        text += " Record the probes on a GPU to see how far below the datasheet they land.";
+        elsewhere = measured.bf16Tflops
+                        ? fill(" A recording made on %1 reached %2 in BF16 MMA (table); choose "
+                               "%3 as the GPU to draw it.",
+                               {device,
+                                ofDatasheet(*measured.bf16Tflops,
+                                            peakTflops(*other->gpu, Precision::BF16), "TFLOP/s"),
+                                shortGpuName(*other->gpu)})
+                        : std::string();
     }
-    return text;
+    return fill("No recording was made on %1: the solid lines are its datasheet peaks, modeled on "
+                "CPU, so they lie on the roofs and show no measured gap.%2",
+                {s.gpu->name, elsewhere});
 }
 
 // Dots drawn one per launch up to this many; past it one per kernel (each dot is a chart
@@ -556,25 +596,29 @@ constexpr std::size_t kMaxLabelled = 12; // marker labels beyond this would pile
 constexpr std::size_t kMaxRows = 12;     // table rows per list; the rest are counted
 
 std::string launchText(const std::string& name, std::int64_t id) {
-    return name + " #" + std::to_string(id);
+    return fill("%1 #%2", {name, std::to_string(id)});
 }
 
 // "k #3" for one launch, "k × 40 launches" for a kernel's summed launches.
 std::string pointText(const std::string& name, const NcuRooflinePoint& p) {
     return p.launches == 1 ? launchText(name, p.id)
-                           : name + " × " + std::to_string(p.launches) + " launches";
+                           : fill("%1 × %2 launches", {name, std::to_string(p.launches)});
 }
 
 // One dot per launch with FLOPs, DRAM bytes and a duration, over the GPU parameter's roofs.
 Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
-    ChartFrame f = baseChart(s, "Your Nsight Compute kernels on the " + s.gpu->name + " roofline");
+    ChartFrame f =
+        baseChart(s, fill("Your Nsight Compute kernels on the %1 roofline", {s.gpu->name}));
     if (s.precision != Precision::FP32)
         f.series.push_back(precisionRoof(s, Precision::FP32, ChartSeries::Style::Dashed));
     f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
     // The legend's entry for the dots; the dots themselves are markers, one per launch, so
     // each carries its own tooltip (a line through unrelated kernels would mean nothing).
     if (!k.points.empty())
-        f.series.push_back({std::string(kYourKernelsSeries), {}, ChartSeries::Style::Line, 5});
+        f.series.push_back({.name = std::string(kYourKernelsSeries),
+                            .points = {},
+                            .style = ChartSeries::Style::Line,
+                            .colorIndex = 5});
     for (std::size_t i = 0; i < k.points.size(); ++i) {
         const auto& p = k.points[i];
         const double tflops = p.flopPerS / 1e12;
@@ -583,55 +627,69 @@ Frames importedKernelFrames(const Setup& s, const ImportedKernels& k) {
         f.y.min = std::min(f.y.min, decadeBelow(tflops));
         f.y.max = std::max(f.y.max, decadeAbove(tflops));
         f.markers.push_back(ChartMarker{
-            {p.intensity, tflops},
-            i < kMaxLabelled ? p.shortName : std::string{},
-            pointText(p.name, p) + ": " + formatSignificant(p.intensity, 4) +
-                " FLOP/B = " + formatSi(p.flops, "FLOP") + " ÷ " + formatBytes(p.dramBytes) +
-                " DRAM; " + formatSi(p.flopPerS, "FLOP/s") + " = " + formatSi(p.flops, "FLOP") +
-                " in " + formatSi(p.durationNs * 1e-9, "s") + " (" + p.file + ")",
-            5,
-            false,
-            true});
+            .at = {p.intensity, tflops},
+            .label = i < kMaxLabelled ? p.shortName : std::string{},
+            .tooltip =
+                fill("%1: %2 FLOP/B = %3 ÷ %4 DRAM; %5 = %3 in %6 (%7)",
+                     {pointText(p.name, p), formatSignificant(p.intensity, 4),
+                      formatSi(p.flops, "FLOP"), formatBytes(p.dramBytes),
+                      formatSi(p.flopPerS, "FLOP/s"), formatSi(p.durationNs * 1e-9, "s"), p.file}),
+            .colorIndex = 5,
+            .estimate = false,
+            .emphasis = true});
     }
-    f.footnote = "Dots: your launches, x = FLOPs ÷ DRAM bytes, y = FLOPs ÷ duration (Nsight "
-                 "Compute). Roofs: " +
-                 s.gpu->name + ", " + cite(*s.gpu, "memory_bandwidth_gbs") + ".";
+    f.footnote = fill("Dots: your launches, x = FLOPs ÷ DRAM bytes, y = FLOPs ÷ duration (Nsight "
+                      "Compute). Roofs: %1, %2.",
+                      {s.gpu->name, cite(*s.gpu, "memory_bandwidth_gbs")});
 
     FactsFrame facts;
-    facts.title = "Your kernels · " + std::to_string(k.launches) + " launches plotted, " +
-                  std::to_string(k.skipped.size()) + " not plotted";
+    facts.title = fill("Your kernels · %1 launches plotted, %2 not plotted",
+                       {std::to_string(k.launches), std::to_string(k.skipped.size())});
     for (const auto& [file, device] : k.devices)
-        facts.rows.push_back({"the CSV's device", device, file, false});
-    facts.rows.push_back({"roofs drawn for (GPU parameter)",
-                          s.gpu->name + ", compute capability " + s.gpu->computeCapability,
-                          "hardware catalogue", true});
+        facts.rows.push_back(
+            {.label = "the CSV's device", .value = device, .source = file, .emphasis = false});
+    facts.rows.push_back(
+        {.label = "roofs drawn for (GPU parameter)",
+         .value = fill("%1, compute capability %2", {s.gpu->name, s.gpu->computeCapability}),
+         .source = "hardware catalogue",
+         .emphasis = true});
     if (k.grouped)
-        facts.rows.push_back({"one dot per kernel",
-                              std::to_string(k.launches) + " launches > " +
-                                  std::to_string(kMaxDots) +
-                                  ": each dot sums a kernel's FLOPs, DRAM bytes and time",
-                              "the chart", true});
+        facts.rows.push_back(
+            {.label = "one dot per kernel",
+             .value = fill("%1 launches > %2: each dot sums a kernel's FLOPs, DRAM bytes and time",
+                           {std::to_string(k.launches), std::to_string(kMaxDots)}),
+             .source = "the chart",
+             .emphasis = true});
     if (k.kernelsNotDrawn > 0)
-        facts.rows.push_back({"kernels not drawn (least total time)",
-                              std::to_string(k.kernelsNotDrawn), "the chart", false});
+        facts.rows.push_back({.label = "kernels not drawn (least total time)",
+                              .value = std::to_string(k.kernelsNotDrawn),
+                              .source = "the chart",
+                              .emphasis = false});
     for (std::size_t i = 0; i < k.points.size() && i < kMaxRows; ++i) {
         const auto& p = k.points[i];
-        facts.rows.push_back(
-            {pointText(p.shortName, p),
-             formatSignificant(p.intensity, 4) + " FLOP/B · " + formatSi(p.flopPerS, "FLOP/s"),
-             p.file, false});
+        facts.rows.push_back({.label = pointText(p.shortName, p),
+                              .value = fill("%1 FLOP/B · %2", {formatSignificant(p.intensity, 4),
+                                                               formatSi(p.flopPerS, "FLOP/s")}),
+                              .source = p.file,
+                              .emphasis = false});
     }
     if (k.points.size() > kMaxRows)
-        facts.rows.push_back({k.grouped ? "more plotted kernels" : "more plotted launches",
-                              std::to_string(k.points.size() - kMaxRows), "the chart", false});
+        facts.rows.push_back({.label = k.grouped ? "more plotted kernels" : "more plotted launches",
+                              .value = std::to_string(k.points.size() - kMaxRows),
+                              .source = "the chart",
+                              .emphasis = false});
     for (std::size_t i = 0; i < k.skipped.size() && i < kMaxRows; ++i) {
         const auto& m = k.skipped[i];
-        facts.rows.push_back(
-            {"not plotted: " + launchText(m.shortName, m.id), m.reason, m.file, false});
+        facts.rows.push_back({.label = fill("not plotted: %1", {launchText(m.shortName, m.id)}),
+                              .value = m.reason,
+                              .source = m.file,
+                              .emphasis = false});
     }
     if (k.skipped.size() > kMaxRows)
-        facts.rows.push_back(
-            {"more launches not plotted", std::to_string(k.skipped.size() - kMaxRows), "", false});
+        facts.rows.push_back({.label = "more launches not plotted",
+                              .value = std::to_string(k.skipped.size() - kMaxRows),
+                              .source = "",
+                              .emphasis = false});
     return Frames{{f, facts}};
 }
 
@@ -821,14 +879,15 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
         withReplayNote(replayProvenance(*probes, "roofline from catalogue peaks"), choice);
     story.steps.push_back(
         {"The memory roof",
-         "A kernel that does I FLOPs per byte can never run faster than bandwidth × I. On " +
-             gpuName + " that is " + gbs(s.bandwidth) + " times the intensity.",
+         fill("A kernel that does I FLOPs per byte can never run faster than bandwidth × I. On "
+              "%1 that is %2 times the intensity.",
+              {gpuName, gbs(s.bandwidth)}),
          3.0, [s](double t) {
-             ChartFrame f = baseChart(s, "Memory roof · " + s.gpu->name);
+             ChartFrame f = baseChart(s, fill("Memory roof · %1", {s.gpu->name}));
              const double xEnd =
                  std::exp(std::log(kXMin) + t * (std::log(kXMax) - std::log(kXMin)));
              ChartSeries roof;
-             roof.name = "HBM " + gbs(s.bandwidth);
+             roof.name = fill("HBM %1", {gbs(s.bandwidth)});
              roof.colorIndex = 6;
              roof.points = {
                  {kXMin, s.bandwidth * kXMin},
@@ -838,36 +897,40 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
          }});
     story.steps.push_back(
         {"The compute roof and the ridge point",
-         "The " + precisionText + " peak, " + formatNumber(s.peak) +
-             " TFLOP/s, caps everything. The roofs meet at the ridge, peak ÷ bandwidth = " +
-             formatSignificant(ridge, 4) +
-             " FLOP/B: left of it a kernel waits on memory, right of it on math." +
-             (fellBack ? " (" + gpuName + " has no " + precisionShort(requested) +
-                             " tensor cores, so BF16 is shown.)"
-                       : ""),
+         fill("The %1 peak, %2 TFLOP/s, caps everything. The roofs meet at the ridge, peak ÷ "
+              "bandwidth = %3 FLOP/B: left of it a kernel waits on memory, right of it on math.%4",
+              {precisionText, formatNumber(s.peak), formatSignificant(ridge, 4),
+               fellBack ? fill(" (%1 has no %2 tensor cores, so BF16 is shown.)",
+                               {gpuName, precisionShort(requested)})
+                        : std::string()}),
          3.0, [s](double) {
              ChartFrame f =
-                 baseChart(s, precisionTitle(s.precision) + " roofline · " + s.gpu->name);
+                 baseChart(s, fill("%1 roofline · %2", {precisionTitle(s.precision), s.gpu->name}));
              f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
              f.markers.push_back(ridgeMarker(s, s.peak, s.precision, true));
              FactsFrame facts;
              facts.title = s.gpu->name;
-             facts.rows.push_back({"peak " + precisionTitle(s.precision),
-                                   formatNumber(s.peak) + " TFLOP/s",
-                                   cite(*s.gpu, peakField(s.precision)), false});
+             facts.rows.push_back({.label = fill("peak %1", {precisionTitle(s.precision)}),
+                                   .value = fill("%1 TFLOP/s", {formatNumber(s.peak)}),
+                                   .source = cite(*s.gpu, peakField(s.precision)),
+                                   .emphasis = false});
+             facts.rows.push_back({.label = "HBM bandwidth",
+                                   .value = gbs(s.bandwidth),
+                                   .source = cite(*s.gpu, "memory_bandwidth_gbs"),
+                                   .emphasis = false});
              facts.rows.push_back(
-                 {"HBM bandwidth", gbs(s.bandwidth), cite(*s.gpu, "memory_bandwidth_gbs"), false});
-             facts.rows.push_back(
-                 {"ridge = peak ÷ bandwidth",
-                  formatSignificant(ridgeFlopPerByte(s.peak, s.bandwidth), 4) + " FLOP/B",
-                  kRooflineSource, true});
+                 {.label = "ridge = peak ÷ bandwidth",
+                  .value = fill("%1 FLOP/B",
+                                {formatSignificant(ridgeFlopPerByte(s.peak, s.bandwidth), 4)}),
+                  .source = kRooflineSource,
+                  .emphasis = true});
              return Frames{{f, facts}};
          }});
     story.steps.push_back(
         {"Every precision has its own ridge", precisionRidgesNarration(s), 3.0, [s](double) {
-             ChartFrame f = baseChart(s, "Roofs by precision · " + s.gpu->name);
+             ChartFrame f = baseChart(s, fill("Roofs by precision · %1", {s.gpu->name}));
              FactsFrame facts;
-             facts.title = "Ridge points, " + s.gpu->name;
+             facts.title = fill("Ridge points, %1", {s.gpu->name});
              for (Precision q : kRidgePrecisions) {
                  const auto peak = peakTflops(*s.gpu, q);
                  if (!peak)
@@ -878,15 +941,17 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
                                 chosen ? ChartSeries::Style::Line : ChartSeries::Style::Dashed));
                  f.markers.push_back(ridgeMarker(s, *peak, q, chosen));
                  facts.rows.push_back(
-                     {precisionTitle(q),
-                      formatSignificant(ridgeFlopPerByte(*peak, s.bandwidth), 4) + " FLOP/B",
-                      cite(*s.gpu, peakField(q)), chosen});
+                     {.label = precisionTitle(q),
+                      .value = fill("%1 FLOP/B",
+                                    {formatSignificant(ridgeFlopPerByte(*peak, s.bandwidth), 4)}),
+                      .source = cite(*s.gpu, peakField(q)),
+                      .emphasis = chosen});
              }
              return Frames{{f, facts}};
          }});
     story.steps.push_back(
         {"Where common kernels land", referenceNarration(s), 4.0, [s](double t) {
-             ChartFrame f = baseChart(s, "Reference kernels · " + s.gpu->name);
+             ChartFrame f = baseChart(s, fill("Reference kernels · %1", {s.gpu->name}));
              f.series.push_back(precisionRoof(s, Precision::FP32, ChartSeries::Style::Dashed));
              f.series.push_back(precisionRoof(s, Precision::BF16, ChartSeries::Style::Line));
              const auto kernels = referenceKernels();
@@ -898,24 +963,26 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
                  const auto& k = kernels[i];
                  const RooflinePoint pt =
                      roofline(*peakTflops(*s.gpu, k.precision), s.bandwidth, k.intensity);
-                 facts.rows.push_back({k.name,
-                                       formatSignificant(k.intensity, 3) + " FLOP/B · " +
-                                           (pt.memoryBound ? "memory" : "compute") + "-bound",
-                                       k.formula, i + 1 == shown});
+                 facts.rows.push_back({.label = k.name,
+                                       .value = fill("%1 FLOP/B · %2-bound",
+                                                     {formatSignificant(k.intensity, 3),
+                                                      pt.memoryBound ? "memory" : "compute"}),
+                                       .source = k.formula,
+                                       .emphasis = i + 1 == shown});
                  if (i < std::max<size_t>(shown, 1))
-                     f.markers.push_back({{k.intensity, pt.attainableTflops},
-                                          k.name,
-                                          k.formula,
-                                          static_cast<int>(k.precision),
-                                          k.estimate,
-                                          i + 1 == shown});
+                     f.markers.push_back({.at = {k.intensity, pt.attainableTflops},
+                                          .label = k.name,
+                                          .tooltip = k.formula,
+                                          .colorIndex = static_cast<int>(k.precision),
+                                          .estimate = k.estimate,
+                                          .emphasis = i + 1 == shown});
              }
              return Frames{{f, facts}};
          }});
     story.steps.push_back(
         {"Decode at batch 1", batchOneNarration(s), 3.0, [s](double) {
-             ChartFrame f =
-                 baseChart(s, "LLM decode, batch 1 · " + s.decode.shape.name + " · " + s.gpu->name);
+             ChartFrame f = baseChart(
+                 s, fill("LLM decode, batch 1 · %1 · %2", {s.decode.shape.name, s.gpu->name}));
              f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
              const DecodeOn on = decodeOn(s, *s.gpu, s.precision, 1);
              f.markers.push_back(decodeMarker(on.estimate, "decode B=1", s.gpu->name, 5));
@@ -926,13 +993,13 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
              // The batch grows geometrically with t so each doubling takes equal time.
              const double b =
                  std::round(std::exp(std::clamp(t, 0.0, 1.0) * std::log(s.decode.batch)));
-             ChartFrame f = baseChart(s, "Decode, batch " + formatNumber(b) + " · " +
-                                             s.decode.shape.name + " · " + s.gpu->name);
+             ChartFrame f = baseChart(s, fill("Decode, batch %1 · %2 · %3",
+                                              {formatNumber(b), s.decode.shape.name, s.gpu->name}));
              f.series.push_back(precisionRoof(s, s.precision, ChartSeries::Style::Line));
              f.markers.push_back(ridgeMarker(s, s.peak, s.precision, false));
              const DecodeOn on = decodeOn(s, *s.gpu, s.precision, b);
              f.markers.push_back(
-                 decodeMarker(on.estimate, "decode B=" + formatNumber(b), s.gpu->name, 5));
+                 decodeMarker(on.estimate, fill("decode B=%1", {formatNumber(b)}), s.gpu->name, 5));
              return Frames{{f, decodeFacts(s, b)}};
          }});
     story.steps.push_back({"Same model, other GPUs", otherGpusNarration(s), 4.0,
@@ -958,8 +1025,8 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
         {fill("Attainable FLOP/s = min(peak, bandwidth × intensity). The ridge, peak ÷ "
               "bandwidth, is %1 ÷ %2 = %3 FLOP/B for %4 on %5: left of it memory-bound, right "
               "of it compute-bound.",
-              {formatNumber(s.peak) + " TFLOP/s", gbs(s.bandwidth), formatSignificant(ridge, 4),
-               shortPrecision, gpuName}),
+              {fill("%1 TFLOP/s", {formatNumber(s.peak)}), gbs(s.bandwidth),
+               formatSignificant(ridge, 4), shortPrecision, gpuName}),
          kRooflineSource},
         {fill("Decode at batch 1 reads %1 of weights for %2: %3 FLOP/B, %4.",
               {formatBytes(one.estimate.weightBytes), formatSi(one.estimate.flops, "FLOP"),
@@ -981,8 +1048,8 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
     story.checks = {
         {fill("What is the %1 ridge point of %2, in FLOP per byte?", {shortPrecision, gpuName}),
          ridge, "FLOP/B", 0.05,
-         fill("%1 ÷ %2 = %3 FLOP/B.",
-              {formatNumber(s.peak) + " TFLOP/s", gbs(s.bandwidth), formatSignificant(ridge, 4)})},
+         fill("%1 TFLOP/s ÷ %2 = %3 FLOP/B.",
+              {formatNumber(s.peak), gbs(s.bandwidth), formatSignificant(ridge, 4)})},
         {fill("What arithmetic intensity does %1 decode reach at batch 1 with a %2-token "
               "context, in FLOP per byte?",
               {s.decode.shape.name, formatNumber(s.decode.seqLen)}),
@@ -1001,21 +1068,21 @@ Story RooflineScenario::build(const Params& p, const ScenarioInputs& in) const {
             paths.push_back(n->path);
         story.provenance += importedNote(paths);
         auto kernels = std::make_shared<const ImportedKernels>(importedKernels(in.imported));
-        std::string narration =
-            std::to_string(kernels->launches) +
-            " of your launches have FLOPs, DRAM bytes "
-            "and a duration and sit where they ran: x = FLOPs ÷ DRAM bytes, y = FLOPs ÷ time.";
-        if (kernels->grouped)
-            narration += " That is too many dots to read, so each dot is one kernel with its "
-                         "launches summed.";
-        if (!kernels->skipped.empty())
-            narration += " " + std::to_string(kernels->skipped.size()) +
-                         " are not plotted; the table says which metric is missing (collect "
-                         "them with --section SpeedOfLight_RooflineChart or the "
-                         "smsp__sass_thread_inst_executed_op_* and dram__bytes metrics).";
-        narration += " The roofs are " + gpuName +
-                     "'s, the GPU parameter; the table names the "
-                     "device the CSV was measured on.";
+        const std::string narration = fill(
+            "%1 of your launches have FLOPs, DRAM bytes and a duration and sit where they ran: x "
+            "= FLOPs ÷ DRAM bytes, y = FLOPs ÷ time.%2%3 The roofs are %4's, the GPU parameter; "
+            "the table names the device the CSV was measured on.",
+            {std::to_string(kernels->launches),
+             kernels->grouped ? " That is too many dots to read, so each dot is one kernel with "
+                                "its launches summed."
+                              : "",
+             kernels->skipped.empty()
+                 ? std::string()
+                 : fill(" %1 are not plotted; the table says which metric is missing (collect "
+                        "them with --section SpeedOfLight_RooflineChart or the "
+                        "smsp__sass_thread_inst_executed_op_* and dram__bytes metrics).",
+                        {std::to_string(kernels->skipped.size())}),
+             gpuName});
         story.steps.push_back({"Your Nsight Compute kernels", narration, 4.0,
                                [s, kernels](double) { return importedKernelFrames(s, *kernels); }});
     }
