@@ -1,4 +1,4 @@
-# B5 RoCE vs InfiniBand (issue 8): the incast simulation, DCQCN, the decision model.
+# RoCE vs InfiniBand: the incast simulation, DCQCN, the decision model.
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/dcqcn_rate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fabric_config.cpp

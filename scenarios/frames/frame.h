@@ -13,6 +13,7 @@
 #include "frames/ring_frame.h"
 #include "frames/schedule_frame.h"
 #include "frames/sm_grid_frame.h"
+#include "frames/thread_map_frame.h"
 #include "frames/timeline_frame.h"
 #include "frames/topology_frame.h"
 #include "frames/warp_frame.h"
@@ -22,10 +23,10 @@
 
 namespace wb {
 
-using Frame =
-    std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame, MemoryAccessFrame,
-                 LadderFrame, IssueTimelineFrame, TimelineFrame, CommGraphFrame, ScheduleFrame,
-                 TopologyFrame, BarChartFrame, ClusterMapFrame, FabricFrame, NodeTopologyFrame>;
+using Frame = std::variant<RingFrame, ChartFrame, FactsFrame, WarpFrame, SmGridFrame,
+                           MemoryAccessFrame, LadderFrame, IssueTimelineFrame, TimelineFrame,
+                           CommGraphFrame, ScheduleFrame, TopologyFrame, BarChartFrame,
+                           ClusterMapFrame, FabricFrame, NodeTopologyFrame, ThreadMapFrame>;
 
 // How a stage places a step's items. Lead: the first one large, the rest stacked beside it
 // (a picture and what explains it). Grid: equal cells in rows, for small multiples that

@@ -6,6 +6,7 @@
 #include "gpu/block_placement_recording.h"
 #include "gpu/gpu_recording_input.h"
 #include "gpu/kernel_resource_params.h"
+#include "gpu/thread_map.h"
 #include "gpu/wave_model.h"
 
 #include <algorithm>
@@ -72,6 +73,8 @@ std::vector<ResultValue> mappingResults(const GpuSpec& gpu, const OccupancyCalcu
             {"registers per thread", k.registersPerThread},
             {"shared memory per block", k.sharedPerBlockBytes},
             {"warps per block", occ.warpsPerBlock},
+            {"idle lanes in the last warp",
+             occ.warpsPerBlock * smLimitsOf(gpu).warpSize - k.threadsPerBlock},
             {"blocks per SM", occ.blocksPerSm},
             {"warps per SM", occ.warpsPerSm},
             {"blocks", w.blocks},
@@ -159,6 +162,9 @@ Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) c
     const KernelResources kernel = kernelResourcesOf(p);
     const FactsFrame launch = launchFacts(gpu, kernel, occ, summary.blocks);
     const int sub = calc.rules().subPartitions;
+    // Block 0 is the first block on SM 0, so its warps are that SM's first warp slots.
+    const ThreadMapFrame threads =
+        threadMapFrame(0, kernel.threadsPerBlock, smLimitsOf(gpu).warpSize, sub);
     const int lastBlocks = summary.blocks - (summary.waves - 1) * summary.slotsPerWave;
     const std::string blocksPerSm = formatCount(occ.blocksPerSm, "block", "blocks");
 
@@ -189,12 +195,12 @@ Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) c
     story.steps.push_back(
         {"A block lands on one SM",
          fill("The block scheduler places whole blocks on SMs, and a block's %1 spread over that "
-              "SM's %2 schedulers (thread t is lane t mod 32 of warp ⌊t/32⌋). %3 fit per SM, "
-              "limited by %4.",
+              "SM's %2 schedulers (thread t is lane t mod 32 of warp ⌊t/32⌋). %3 %4 per SM, "
+              "limited by %5.",
               {formatCount(occ.warpsPerBlock, "warp", "warps"), std::to_string(sub), blocksPerSm,
-               limiterWords(occ.limiter)}),
-         3.0, [waves, facts](double) {
-             return Frames{{waves->waveFrame(1), facts}};
+               occ.blocksPerSm == 1 ? "fits" : "fit", limiterWords(occ.limiter)}),
+         3.0, [waves, threads](double) {
+             return Frames{{waves->waveFrame(1), threads}};
          }});
     // The waves step rests on the last full wave, so the tail wave after it is a new picture.
     const int restWave = std::max(1, summary.waves - 1);
@@ -234,10 +240,11 @@ Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) c
               "warp schedulers, and thread t is lane t mod 32 of warp ⌊t/32⌋.",
               {formatCount(occ.warpsPerBlock, "warp", "warps"), std::to_string(sub)}),
          "CUDA C++ Programming Guide, Hardware Implementation (SIMT architecture)"},
-        {fill("%1 of %2 threads fit per SM on %3, limited by %4: %5 of %6 warps resident.",
+        {fill("%1 of %2 threads %7 per SM on %3, limited by %4: %5 of %6 warps resident.",
               {blocksPerSm, std::to_string(kernel.threadsPerBlock), gpu.name,
                limiterWords(occ.limiter), std::to_string(occ.warpsPerSm),
-               formatSignificant(gpu.value("max_warps_per_sm"), 3)}),
+               formatSignificant(gpu.value("max_warps_per_sm"), 3),
+               occ.blocksPerSm == 1 ? "fits" : "fit"}),
          kOccupancyRulesSource},
         {fill("A wave is SMs × blocks per SM = %1 × %2 = %3 blocks; %4 need ⌈%4 / %3⌉ = %5.",
               {std::to_string(sms), std::to_string(occ.blocksPerSm),

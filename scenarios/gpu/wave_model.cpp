@@ -88,10 +88,11 @@ SmGridFrame smGridFrame(const WaveSummary& s, int wave, const std::vector<Reside
         // evenly (the hardware's exact mapping is undocumented, and %smid does not say which
         // scheduler a warp got; warp-slot id mod 4 is the usual reading).
         st.subPartitionWarps.assign(static_cast<std::size_t>(subPartitions), 0);
+        for (int slot = 0; slot < warps; ++slot)
+            ++st.subPartitionWarps[static_cast<std::size_t>(
+                schedulerOfWarpSlot(slot, subPartitions))];
         std::string schedulers;
         for (int p = 0; p < subPartitions; ++p) {
-            st.subPartitionWarps[static_cast<std::size_t>(p)] =
-                warps / subPartitions + (p < warps % subPartitions ? 1 : 0);
             if (p > 0)
                 schedulers += '/';
             schedulers += std::to_string(st.subPartitionWarps[static_cast<std::size_t>(p)]);
@@ -103,6 +104,10 @@ SmGridFrame smGridFrame(const WaveSummary& s, int wave, const std::vector<Reside
                  " %), warps per scheduler " + schedulers;
     }
     return f;
+}
+
+int schedulerOfWarpSlot(int slot, int subPartitions) {
+    return slot % std::max(1, subPartitions);
 }
 
 int waveAt(double t, int waves) {

@@ -36,6 +36,11 @@ SmGridFrame smGridFrame(const WaveSummary& summary, int wave,
                         const std::vector<ResidentBlock>& resident, int warpsPerBlock,
                         int maxWarpsPerSm, int subPartitions);
 
+// The scheduler (sub-partition) that issues the SM's `slot`-th resident warp: slot mod the
+// schedulers. The hardware's assignment is undocumented and %smid does not report it; this is
+// the usual reading, and every view of warps on schedulers uses it.
+int schedulerOfWarpSlot(int slot, int subPartitions);
+
 // The wave shown at t in [0, 1]: ⌊t·waves⌋ + 1, the last one at t = 1.
 int waveAt(double t, int waves);
 

@@ -1,4 +1,4 @@
-# Mixture of experts (issue 8, B6): capacity and drops, skewed routing, expert-parallel
+# Mixture of experts: capacity and drops, skewed routing, expert-parallel
 # all-to-all, the toy router trained on its own routing, and `calc moe`.
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/capacity_dispatcher.cpp

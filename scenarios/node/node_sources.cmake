@@ -1,4 +1,4 @@
-# B4 NCCL topology (issue 8): the server diagram, modeled rings/trees, RDMA paths, GPU-Util.
+# NCCL topology: the server diagram, modeled rings/trees, RDMA paths, GPU-Util.
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/collective_wait_timeline.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_util_sampler.cpp

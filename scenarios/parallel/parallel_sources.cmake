@@ -1,4 +1,4 @@
-# Parallelism models (issue: B2/B3): pipeline bubble, cluster topology, transformer step.
+# Parallelism models: pipeline bubble, cluster topology, transformer step.
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cluster_topology.cpp
   ${CMAKE_CURRENT_LIST_DIR}/layout_search.cpp

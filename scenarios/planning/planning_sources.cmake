@@ -1,4 +1,4 @@
-# Planning models (issue 10: C5–C7): the cluster scheduler simulation, its job trace and
+# Planning models: the cluster scheduler simulation, its job trace and
 # placement rules, and the claims check; their `calc` commands (memory, activations, schedule,
 # claims) live in calc/planning_calc.cpp.
 target_sources(wb_scenarios PRIVATE

@@ -1,4 +1,4 @@
-# Reliability models (issue 9: C1–C3): checkpoint interval, failure Monte Carlo, Llama 3's
+# Reliability models: checkpoint interval, failure Monte Carlo, Llama 3's
 # interruption table, stragglers, blast radius, the silent hang; and their calc commands.
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/blast_radius_scenario.cpp

@@ -1,4 +1,4 @@
-# Sources of the slowdown triage (C4): target_sources(wb_scenarios PRIVATE ${CMAKE_CURRENT_LIST_DIR}/...)
+# Sources of the slowdown triage: target_sources(wb_scenarios PRIVATE ${CMAKE_CURRENT_LIST_DIR}/...)
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/kineto_trace_generator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_analysis.cpp

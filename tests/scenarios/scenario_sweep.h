@@ -20,12 +20,8 @@ namespace wb::test {
 // The scenarios held to the lesson mechanism so far (the sweep, the whiteboard answer, check
 // yourself, resting frames that differ); the rest join as their lessons are rebuilt.
 inline constexpr const char* kSweptScenarios[] = {
-    "silicon-mapping",
-    "memory-hierarchy",
-    "occupancy",
-    "roofline",
-    "warp-divergence",
-    "coalescing-transpose",
+    "silicon-mapping", "memory-hierarchy", "occupancy",
+    "roofline",        "warp-divergence",  "coalescing-transpose",
 };
 
 struct SweepCase {
@@ -126,6 +122,9 @@ inline std::vector<std::string> restingWords(const Step& step) {
                         out.push_back(l.latencyLabel);
                         out.push_back(l.bandwidthLabel);
                     }
+                } else if constexpr (std::is_same_v<F, ThreadMapFrame>) {
+                    out.push_back(f.title);
+                    out.push_back(f.note);
                 } else if constexpr (requires { f.title; }) {
                     out.push_back(f.title);
                 }

@@ -135,7 +135,8 @@ private slots:
         QVERIFY(tail);
         QCOMPARE(tail->wave, 3);
         QCOMPARE(tail->blocksDone, 2112);
-        const auto facts = first<FactsFrame>(s.steps[1].frames(0.0));
+        // The waves step's facts say where the placement came from.
+        const auto facts = first<FactsFrame>(s.steps[2].frames(0.0));
         QVERIFY(facts);
         QCOMPARE(facts->rows.back().value, std::string("recorded %smid"));
 

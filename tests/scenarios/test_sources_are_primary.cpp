@@ -189,6 +189,10 @@ private:
         for (const WarpLane& l : f.lanes)
             add(w + " warp lane tip", l.tip);
     }
+    void visit(const std::string& w, const ThreadMapFrame& f) {
+        add(w + " thread map title", f.title);
+        add(w + " thread map note", f.note);
+    }
     void visit(const std::string&, const RingFrame&) {} // numbers and a phase name only
 
     std::vector<Text>& out_;

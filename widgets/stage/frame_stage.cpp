@@ -5,6 +5,7 @@
 #include "charts/ladder_view.h"
 #include "grids/memory_access_view.h"
 #include "grids/sm_grid_view.h"
+#include "grids/thread_map_view.h"
 #include "grids/warp_lanes_view.h"
 #include "stage/stage_layout.h"
 #include "text/facts_view.h"
@@ -45,6 +46,7 @@ template <> struct ViewFor<BarChartFrame> { using type = BarChartView; };
 template <> struct ViewFor<ClusterMapFrame> { using type = ClusterMapView; };
 template <> struct ViewFor<FabricFrame> { using type = FabricView; };
 template <> struct ViewFor<NodeTopologyFrame> { using type = NodeTopologyView; };
+template <> struct ViewFor<ThreadMapFrame> { using type = ThreadMapView; };
 
 } // namespace
 
