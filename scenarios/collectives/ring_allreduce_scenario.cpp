@@ -5,6 +5,7 @@
 #include "engine/chart_helpers.h"
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "imported/comm_graph_builder.h"
 #include "imported/nccl_tests_fit.h"
 #include "imported/ncu_kernels.h"
@@ -19,6 +20,8 @@
 namespace wb {
 
 namespace {
+
+using Style = ChartSeries::Style;
 
 constexpr const char* kAlphaBetaSource = "α-β model: Thakur, Rabenseifner & Gropp 2005";
 constexpr const char* kNcclTestsSource = "nccl-tests doc/PERFORMANCE.md";
@@ -47,14 +50,14 @@ template <typename Metric>
 ChartFrame perAlgorithmChart(const Setup& s, std::string title, std::string yTitle, Metric metric) {
     ChartFrame f;
     f.title = std::move(title);
-    f.x = ChartAxis{"message size K (B)", true, kMinBytes, kMaxBytes};
+    f.x = ChartAxis{.title = "message size K (B)", .log = true, .min = kMinBytes, .max = kMaxBytes};
     double yMin = 1e300;
     double yMax = 0.0;
     for (auto a : kAllAlgorithms) {
         ChartSeries series;
         series.name = algorithmTitle(a);
         series.colorIndex = colorOf(a);
-        series.style = a == s.algorithm ? ChartSeries::Style::Line : ChartSeries::Style::Dashed;
+        series.style = a == s.algorithm ? Style::Line : Style::Dashed;
         for (double k : logSpace(kMinBytes, kMaxBytes, 64)) {
             const double y = metric(allReduceCost(a, s.ranks, k, s.ab));
             series.points.push_back({k, y});
@@ -63,7 +66,10 @@ ChartFrame perAlgorithmChart(const Setup& s, std::string title, std::string yTit
         }
         f.series.push_back(std::move(series));
     }
-    f.y = ChartAxis{std::move(yTitle), true, decadeBelow(yMin), decadeAbove(yMax)};
+    f.y = ChartAxis{.title = std::move(yTitle),
+                    .log = true,
+                    .min = decadeBelow(yMin),
+                    .max = decadeAbove(yMax)};
     return f;
 }
 
@@ -72,9 +78,9 @@ ChartFrame perAlgorithmChart(const Setup& s, std::string title, std::string yTit
 ChartFrame costChart(const Setup& s, double markerBytes) {
     ChartFrame f =
         perAlgorithmChart(s,
-                          "All-reduce time vs message size · N = " + std::to_string(s.ranks) +
-                              ", α = " + formatSi(s.ab.alphaS, "s") +
-                              ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
+                          fill("All-reduce time vs message size · N = %1, α = %2, B = %3",
+                               {std::to_string(s.ranks), formatSi(s.ab.alphaS, "s"),
+                                formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
                           "time (µs)", [](const AllReduceCost& c) { return c.timeS * 1e6; });
     const double xMin = kMinBytes;
     const double xMax = kMaxBytes;
@@ -82,44 +88,49 @@ ChartFrame costChart(const Setup& s, double markerBytes) {
                                 s.ranks, s.ab);
         k && *k >= xMin && *k <= xMax) {
         const double us = allReduceCost(AllReduceAlgorithm::Ring, s.ranks, *k, s.ab).timeS * 1e6;
-        f.markers.push_back({{*k, us},
-                             "crossover " + formatBytes(*k),
-                             "Ring and double binary tree cost the same at K = " + formatBytes(*k) +
-                                 "; below it the tree's log-latency wins, above it the ring's "
-                                 "fewer bytes win (" +
-                                 kAlphaBetaSource + ")",
-                             5,
-                             false,
-                             false});
+        f.markers.push_back({.at = {*k, us},
+                             .label = fill("crossover %1", {formatBytes(*k)}),
+                             .tooltip = fill("Ring and double binary tree cost the same at K = "
+                                             "%1; below it the tree's log-latency wins, above it "
+                                             "the ring's fewer bytes win (%2)",
+                                             {formatBytes(*k), kAlphaBetaSource}),
+                             .colorIndex = 5,
+                             .estimate = false});
     }
     const auto c = allReduceCost(s.algorithm, s.ranks, markerBytes, s.ab);
-    f.markers.push_back({{markerBytes, c.timeS * 1e6},
-                         algorithmTitle(s.algorithm) + ": " + formatSi(c.timeS, "s"),
-                         "K = " + formatBytes(markerBytes) + ", latency part " +
-                             formatSi(c.latencyS, "s") + ", bandwidth part " +
-                             formatSi(c.bandwidthS, "s"),
-                         colorOf(s.algorithm),
-                         false,
-                         true});
-    f.footnote = std::string("Reduction arithmetic ignored. ") + kAlphaBetaSource +
-                 "; tree bandwidth terms derived beside the code.";
+    f.markers.push_back(
+        {.at = {markerBytes, c.timeS * 1e6},
+         .label = fill("%1: %2", {algorithmTitle(s.algorithm), formatSi(c.timeS, "s")}),
+         .tooltip = fill(
+             "K = %1, latency part %2, bandwidth part %3",
+             {formatBytes(markerBytes), formatSi(c.latencyS, "s"), formatSi(c.bandwidthS, "s")}),
+         .colorIndex = colorOf(s.algorithm),
+         .estimate = false,
+         .emphasis = true});
+    f.footnote = fill("Reduction arithmetic ignored. %1; tree bandwidth terms derived beside the "
+                      "code.",
+                      {kAlphaBetaSource});
     return f;
 }
 
 FactsFrame costFacts(const Setup& s) {
     FactsFrame f;
-    f.title = "K = " + formatBytes(s.bytes) + " across " + std::to_string(s.ranks) + " GPUs";
+    f.title = fill("K = %1 across %2 GPUs", {formatBytes(s.bytes), std::to_string(s.ranks)});
     for (auto a : kAllAlgorithms) {
         const auto c = allReduceCost(a, s.ranks, s.bytes, s.ab);
-        f.rows.push_back({algorithmTitle(a) + " · " + std::to_string(c.steps) + " steps, " +
-                              formatBytes(c.bytesSentPerRank) + " sent per GPU",
-                          formatSi(c.timeS, "s"), kAlphaBetaSource, a == s.algorithm});
+        f.rows.push_back({.label = fill("%1 · %2 steps, %3 sent per GPU",
+                                        {algorithmTitle(a), std::to_string(c.steps),
+                                         formatBytes(c.bytesSentPerRank)}),
+                          .value = formatSi(c.timeS, "s"),
+                          .source = kAlphaBetaSource,
+                          .emphasis = a == s.algorithm});
     }
     const auto cross = crossoverBytes(AllReduceAlgorithm::Ring,
                                       AllReduceAlgorithm::DoubleBinaryTree, s.ranks, s.ab);
-    f.rows.push_back({"Ring = double binary tree at",
-                      cross ? formatBytes(*cross) : std::string("never (ring never slower)"),
-                      kAlphaBetaSource, false});
+    f.rows.push_back(
+        {.label = "Ring = double binary tree at",
+         .value = cross ? formatBytes(*cross) : std::string("never (ring never slower)"),
+         .source = kAlphaBetaSource});
     return f;
 }
 
@@ -127,44 +138,55 @@ FactsFrame byteFacts(const Setup& s, const RingFrame& frame) {
     FactsFrame f;
     f.title = "Bytes each GPU sends";
     const double chunk = s.bytes / s.ranks;
-    f.rows.push_back({"Chunk K/N", formatBytes(chunk), kZeroSource, false});
-    f.rows.push_back(
-        {"Sent so far (per GPU)", formatBytes(frame.bytesSent.front()), "simulation", true});
-    f.rows.push_back({"Total 2(N−1)·K/N", formatBytes(frame.bytesTarget), kZeroSource, false});
-    f.rows.push_back(
-        {"Limit as N grows", "2K = " + formatBytes(2.0 * s.bytes), kZeroSource, false});
+    f.rows.push_back({.label = "Chunk K/N", .value = formatBytes(chunk), .source = kZeroSource});
+    f.rows.push_back({.label = "Sent so far (per GPU)",
+                      .value = formatBytes(frame.bytesSent.front()),
+                      .source = "simulation",
+                      .emphasis = true});
+    f.rows.push_back({.label = "Total 2(N−1)·K/N",
+                      .value = formatBytes(frame.bytesTarget),
+                      .source = kZeroSource});
+    f.rows.push_back({.label = "Limit as N grows",
+                      .value = fill("2K = %1", {formatBytes(2.0 * s.bytes)}),
+                      .source = kZeroSource});
     return f;
 }
 
 FactsFrame busbwFacts(const Setup& s) {
     const auto c = allReduceCost(s.algorithm, s.ranks, s.bytes, s.ab);
     FactsFrame f;
-    f.title = "What nccl-tests would print · " + algorithmTitle(s.algorithm);
-    f.rows.push_back({"time", formatSi(c.timeS, "s"), kAlphaBetaSource, false});
+    f.title = fill("What nccl-tests would print · %1", {algorithmTitle(s.algorithm)});
     f.rows.push_back(
-        {"algbw = K / time", formatSi(c.algbwBytesPerS, "B/s"), kNcclTestsSource, false});
-    f.rows.push_back(
-        {"busbw factor 2(N−1)/N", formatNumber(c.busbwFactor), kNcclTestsSource, false});
-    f.rows.push_back(
-        {"busbw = algbw × factor", formatSi(c.busbwBytesPerS, "B/s"), kNcclTestsSource, true});
-    f.rows.push_back(
-        {"link bandwidth B", formatSi(s.ab.bandwidthBytesPerS, "B/s"), "parameter", false});
+        {.label = "time", .value = formatSi(c.timeS, "s"), .source = kAlphaBetaSource});
+    f.rows.push_back({.label = "algbw = K / time",
+                      .value = formatSi(c.algbwBytesPerS, "B/s"),
+                      .source = kNcclTestsSource});
+    f.rows.push_back({.label = "busbw factor 2(N−1)/N",
+                      .value = formatNumber(c.busbwFactor),
+                      .source = kNcclTestsSource});
+    f.rows.push_back({.label = "busbw = algbw × factor",
+                      .value = formatSi(c.busbwBytesPerS, "B/s"),
+                      .source = kNcclTestsSource,
+                      .emphasis = true});
+    f.rows.push_back({.label = "link bandwidth B",
+                      .value = formatSi(s.ab.bandwidthBytesPerS, "B/s"),
+                      .source = "parameter"});
     return f;
 }
 
 ChartFrame busbwChart(const Setup& s) {
     ChartFrame f = perAlgorithmChart(
-        s, "Bus bandwidth vs message size · N = " + std::to_string(s.ranks), "busbw (GB/s)",
-        [](const AllReduceCost& c) { return c.busbwBytesPerS / 1e9; });
+        s, fill("Bus bandwidth vs message size · N = %1", {std::to_string(s.ranks)}),
+        "busbw (GB/s)", [](const AllReduceCost& c) { return c.busbwBytesPerS / 1e9; });
     ChartSeries link;
     link.name = "link bandwidth B";
     link.colorIndex = 4;
-    link.style = ChartSeries::Style::Faint;
+    link.style = Style::Faint;
     const double bGbs = s.ab.bandwidthBytesPerS / 1e9;
     link.points = {{kMinBytes, bGbs}, {kMaxBytes, bGbs}};
     f.series.push_back(std::move(link));
     f.y.max = std::max(f.y.max, decadeAbove(bGbs));
-    f.footnote = std::string("busbw reaches B only for the ring at large K; ") + kNcclTestsSource;
+    f.footnote = fill("busbw reaches B only for the ring at large K; %1", {kNcclTestsSource});
     return f;
 }
 
@@ -207,8 +229,11 @@ MeasuredBusbw measuredBusbw(const NcclTestsResult& r, const Setup& s) {
             ++m.emptyRows;
             continue;
         }
-        m.rows.push_back({bytes, row.outOfPlace.timeUs, row.outOfPlace.busbw, row.inPlace.timeUs,
-                          row.inPlace.busbw});
+        m.rows.push_back({.bytes = bytes,
+                          .outUs = row.outOfPlace.timeUs,
+                          .outBusbw = row.outOfPlace.busbw,
+                          .inUs = row.inPlace.timeUs,
+                          .inBusbw = row.inPlace.busbw});
         for (const double us : {row.outOfPlace.timeUs, row.inPlace.timeUs})
             times.push_back({bytes, us * 1e-6});
     }
@@ -226,15 +251,16 @@ AllReduceCost modelCost(const Setup& s, const MeasuredBusbw& m, double bytes, co
 }
 
 std::string modelName(const Setup& s, const MeasuredBusbw& m) {
-    return m.allReduce ? algorithmTitle(s.algorithm) + " model"
-                       : "ring " + m.test + " model (not all-reduce)";
+    return m.allReduce ? fill("%1 model", {algorithmTitle(s.algorithm)})
+                       : fill("ring %1 model (not all-reduce)", {m.test});
 }
 
 // Why no model line is drawn (empty when one is).
 std::string noModelReason(const MeasuredBusbw& m) {
     if (!m.collective)
-        return "the α-β model here is for all-reduce and the file's test (" + m.test +
-               ") is not a collective the cost model knows";
+        return fill("the α-β model here is for all-reduce and the file's test (%1) is not a "
+                    "collective the cost model knows",
+                    {m.test});
     if (m.ranks.ranks == 1)
         return "N = 1: a single rank moves no bytes between GPUs";
     if (m.ranks.ranks < 2)
@@ -246,8 +272,9 @@ std::string noModelReason(const MeasuredBusbw& m) {
 // the scenario's α and B, and the curve of the α-β fit to the measured times.
 Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
     ChartFrame f;
-    f.title = "Your nccl-tests vs the model · " + m.test +
-              (m.ranks.ranks > 0 ? " · N = " + std::to_string(m.ranks.ranks) : std::string{});
+    f.title = m.ranks.ranks > 0 ? fill("Your nccl-tests vs the model · %1 · N = %2",
+                                       {m.test, std::to_string(m.ranks.ranks)})
+                                : fill("Your nccl-tests vs the model · %1", {m.test});
     double xMin = 1e300, xMax = 0.0, yMax = 0.0;
     for (const auto& row : m.rows) {
         xMin = std::min(xMin, row.bytes);
@@ -258,21 +285,27 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
         xMin = kMinBytes;
         xMax = kMaxBytes;
     }
-    f.x = ChartAxis{"message size K (B)", true, decadeBelow(xMin), decadeAbove(xMax)};
-    ChartSeries out{"measured, out-of-place", {}, ChartSeries::Style::Line, 0};
-    ChartSeries in{"measured, in-place", {}, ChartSeries::Style::Dashed, 1};
+    f.x = ChartAxis{.title = "message size K (B)",
+                    .log = true,
+                    .min = decadeBelow(xMin),
+                    .max = decadeAbove(xMax)};
+    ChartSeries out{
+        .name = "measured, out-of-place", .points = {}, .style = Style::Line, .colorIndex = 0};
+    ChartSeries in{
+        .name = "measured, in-place", .points = {}, .style = Style::Dashed, .colorIndex = 1};
     for (const auto& row : m.rows) {
         out.points.push_back({row.bytes, row.outBusbw});
         in.points.push_back({row.bytes, row.inBusbw});
     }
     const bool model = m.modelled();
     if (model) {
-        ChartSeries curve{modelName(s, m) + ", α = " + formatSi(s.ab.alphaS, "s") +
-                              ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
-                          {},
-                          ChartSeries::Style::Line,
-                          4};
-        ChartSeries fitted{"α-β fit", {}, ChartSeries::Style::Faint, 5};
+        ChartSeries curve{
+            .name = fill("%1, α = %2, B = %3", {modelName(s, m), formatSi(s.ab.alphaS, "s"),
+                                                formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
+            .points = {},
+            .style = Style::Line,
+            .colorIndex = 4};
+        ChartSeries fitted{.name = "α-β fit", .points = {}, .style = Style::Faint, .colorIndex = 5};
         for (double k : logSpace(f.x.min, f.x.max, 64)) {
             const double y = modelCost(s, m, k, s.ab).busbwBytesPerS / 1e9;
             curve.points.push_back({k, y});
@@ -286,75 +319,82 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
     }
     f.series.push_back(std::move(out));
     f.series.push_back(std::move(in));
-    f.y = ChartAxis{"busbw (GB/s)", false, 0.0, yMax > 0.0 ? 1.1 * yMax : 1.0};
+    f.y = ChartAxis{.title = "busbw (GB/s)", .min = 0.0, .max = yMax > 0.0 ? 1.1 * yMax : 1.0};
     // The largest message: where busbw is closest to the link rate.
     for (const auto& row : m.rows)
         if (row.bytes == xMax)
             f.markers.push_back(
-                {{row.bytes, row.outBusbw},
-                 formatSi(row.outBusbw * 1e9, "B/s"),
-                 "K = " + formatBytes(row.bytes) + ": " + formatSi(row.outUs * 1e-6, "s") +
-                     " → busbw " + formatSi(row.outBusbw * 1e9, "B/s") + " out-of-place, " +
-                     formatSi(row.inBusbw * 1e9, "B/s") + " in-place (" + m.file + ")",
-                 0,
-                 false,
-                 true});
+                {.at = {row.bytes, row.outBusbw},
+                 .label = formatSi(row.outBusbw * 1e9, "B/s"),
+                 .tooltip = fill("K = %1: %2 → busbw %3 out-of-place, %4 in-place (%5)",
+                                 {formatBytes(row.bytes), formatSi(row.outUs * 1e-6, "s"),
+                                  formatSi(row.outBusbw * 1e9, "B/s"),
+                                  formatSi(row.inBusbw * 1e9, "B/s"), m.file}),
+                 .colorIndex = 0,
+                 .estimate = false,
+                 .emphasis = true});
     if (model && m.allReduce)
-        f.footnote = std::string("Measured: ") + m.file + ". Model: " + kAlphaBetaSource +
-                     ", busbw factor " + kNcclTestsSource + ".";
+        f.footnote = fill("Measured: %1. Model: %2, busbw factor %3.",
+                          {m.file, kAlphaBetaSource, kNcclTestsSource});
     else if (model)
-        f.footnote = "Measured: " + m.file +
-                     ". The lesson's model is for all-reduce; the curve is " + m.test +
-                     "'s ring cost (" + kAlphaBetaSource + "), busbw factor " + kNcclTestsSource +
-                     ".";
+        f.footnote = fill("Measured: %1. The lesson's model is for all-reduce; the curve is %2's "
+                          "ring cost (%3), busbw factor %4.",
+                          {m.file, m.test, kAlphaBetaSource, kNcclTestsSource});
     else
-        f.footnote = "Measured: " + m.file + ". No model line: " + noModelReason(m) + "; " +
-                     m.test + " is plotted as measured.";
+        f.footnote = fill("Measured: %1. No model line: %2; %3 is plotted as measured.",
+                          {m.file, noModelReason(m), m.test});
 
     FactsFrame facts;
-    facts.title = "Your nccl-tests · " + m.file;
-    facts.rows.push_back({"test", m.test, m.testSource, false});
+    facts.title = fill("Your nccl-tests · %1", {m.file});
+    facts.rows.push_back({.label = "test", .value = m.test, .source = m.testSource});
     facts.rows.push_back(
-        {"ranks N",
-         m.ranks.ranks > 0 ? std::to_string(m.ranks.ranks) : std::string("not in the file"),
-         m.ranks.source.empty() ? std::string("not in the file") : m.ranks.source, false});
-    std::string sizes = std::to_string(m.rows.size()) + " sizes plotted";
+        {.label = "ranks N",
+         .value =
+             m.ranks.ranks > 0 ? std::to_string(m.ranks.ranks) : std::string("not in the file"),
+         .source = m.ranks.source.empty() ? std::string("not in the file") : m.ranks.source});
+    // The count, then the range and the rows left out when there are any.
+    std::string sizes = fill("%1 sizes plotted", {std::to_string(m.rows.size())});
     if (!m.rows.empty())
-        sizes.append(", ").append(formatBytes(xMin)).append(" to ").append(formatBytes(xMax));
+        sizes.append(fill(", %1 to %2", {formatBytes(xMin), formatBytes(xMax)}));
     if (m.emptyRows > 0)
-        sizes.append(" (")
-            .append(std::to_string(m.emptyRows))
-            .append(m.emptyRows == 1 ? " row" : " rows")
-            .append(" of 0 B left out)");
-    facts.rows.push_back({"message sizes", sizes, m.file, false});
+        sizes.append(fill(" (%1 of 0 B left out)",
+                          {formatCount(static_cast<long long>(m.emptyRows), "row", "rows")}));
+    facts.rows.push_back({.label = "message sizes", .value = sizes, .source = m.file});
     if (model) {
-        facts.rows.push_back({"model (scenario's α, B)",
-                              modelName(s, m) + ": α = " + formatSi(s.ab.alphaS, "s") +
-                                  ", B = " + formatSi(s.ab.bandwidthBytesPerS, "B/s"),
-                              "parameters", false});
+        facts.rows.push_back(
+            {.label = "model (scenario's α, B)",
+             .value = fill("%1: α = %2, B = %3", {modelName(s, m), formatSi(s.ab.alphaS, "s"),
+                                                  formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
+             .source = "parameters"});
         if (!m.allReduce)
-            facts.rows.push_back({"busbw factor, N = " + std::to_string(m.ranks.ranks),
-                                  formatSignificant(busbwFactor(*m.collective, m.ranks.ranks), 4),
-                                  kNcclTestsSource, false});
-        if (m.fit.ok) {
             facts.rows.push_back(
-                {"α-β fit: latency α", formatSi(m.fit.ab.alphaS, "s"),
-                 "least squares on relative time error, " + std::to_string(m.fit.points) + " times",
-                 true});
-            facts.rows.push_back({"α-β fit: bandwidth B",
-                                  formatSi(m.fit.ab.bandwidthBytesPerS, "B/s"),
-                                  (m.allReduce ? algorithmTitle(s.algorithm) : "ring " + m.test) +
-                                      " cost " + kAlphaBetaSource,
-                                  true});
-            facts.rows.push_back({"fit error (rms, relative)",
-                                  formatSignificant(100.0 * m.fit.rmsRelative, 3) + " %",
-                                  "model vs measured times", false});
+                {.label = fill("busbw factor, N = %1", {std::to_string(m.ranks.ranks)}),
+                 .value = formatSignificant(busbwFactor(*m.collective, m.ranks.ranks), 4),
+                 .source = kNcclTestsSource});
+        if (m.fit.ok) {
+            facts.rows.push_back({.label = "α-β fit: latency α",
+                                  .value = formatSi(m.fit.ab.alphaS, "s"),
+                                  .source = fill("least squares on relative time error, %1 times",
+                                                 {std::to_string(m.fit.points)}),
+                                  .emphasis = true});
+            facts.rows.push_back(
+                {.label = "α-β fit: bandwidth B",
+                 .value = formatSi(m.fit.ab.bandwidthBytesPerS, "B/s"),
+                 .source = m.allReduce
+                               ? fill("%1 cost %2", {algorithmTitle(s.algorithm), kAlphaBetaSource})
+                               : fill("ring %1 cost %2", {m.test, kAlphaBetaSource}),
+                 .emphasis = true});
+            facts.rows.push_back({.label = "fit error (rms, relative)",
+                                  .value = formatShare(m.fit.rmsRelative),
+                                  .source = "model vs measured times"});
         } else {
-            facts.rows.push_back({"α-β fit", m.fit.problem, "least squares", false});
+            facts.rows.push_back(
+                {.label = "α-β fit", .value = m.fit.problem, .source = "least squares"});
         }
     } else {
-        facts.rows.push_back(
-            {"model", "not compared: " + noModelReason(m), kAlphaBetaSource, false});
+        facts.rows.push_back({.label = "model",
+                              .value = fill("not compared: %1", {noModelReason(m)}),
+                              .source = kAlphaBetaSource});
     }
     return Frames{{f, facts}};
 }
@@ -362,17 +402,20 @@ Frames measuredBusbwFrames(const Setup& s, const MeasuredBusbw& m) {
 // The step's narration for one file.
 std::string measuredNarration(const MeasuredBusbw& m) {
     if (!m.modelled())
-        return "Your " + m.test + " rows as measured; no model line: " + noModelReason(m) + ".";
-    std::string text =
-        m.allReduce ? "Your measured bus bandwidth against the model's for N = " +
-                          std::to_string(m.ranks.ranks) + " with this scenario's α and B. "
-                    : "Your " + m.test + " rows against that collective's ring cost for N = " +
-                          std::to_string(m.ranks.ranks) +
-                          " with this scenario's α and B (the lesson's model is for all-reduce). ";
-    text += m.fit.ok ? "The α-β fit to your times says α = " + formatSi(m.fit.ab.alphaS, "s") +
-                           " and B = " + formatSi(m.fit.ab.bandwidthBytesPerS, "B/s") + "."
-                     : "No α-β fit: " + m.fit.problem + ".";
-    return text;
+        return fill("Your %1 rows as measured; no model line: %2.", {m.test, noModelReason(m)});
+    const std::string compared =
+        m.allReduce ? fill("Your measured bus bandwidth against the model's for N = %1 with this "
+                           "scenario's α and B.",
+                           {std::to_string(m.ranks.ranks)})
+                    : fill("Your %1 rows against that collective's ring cost for N = %2 with this "
+                           "scenario's α and B (the lesson's model is for all-reduce).",
+                           {m.test, std::to_string(m.ranks.ranks)});
+    const std::string fit =
+        m.fit.ok
+            ? fill("The α-β fit to your times says α = %1 and B = %2.",
+                   {formatSi(m.fit.ab.alphaS, "s"), formatSi(m.fit.ab.bandwidthBytesPerS, "B/s")})
+            : fill("No α-β fit: %1.", {m.fit.problem});
+    return fill("%1 %2", {compared, fit});
 }
 
 struct ImportedComm {
@@ -450,16 +493,16 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
 
     Story story;
     story.provenance = "modeled on CPU: ring all-reduce simulated on real buffers, α-β cost model";
-    story.steps.push_back({"One buffer per GPU, cut into N chunks",
-                           "Each of the " + std::to_string(n) + " GPUs holds its own " +
-                               formatBytes(s.bytes) + " buffer, split into " + std::to_string(n) +
-                               " chunks of " + formatBytes(s.bytes / n) +
-                               ". Colours show whose data a chunk contains.",
-                           3.0, [sim, n](double t) {
-                               RingFrame f = sim->initialFrame();
-                               f.highlightRank = std::min(n - 1, static_cast<int>(t * n));
-                               return Frames{{f}};
-                           }});
+    story.steps.push_back(
+        {"One buffer per GPU, cut into N chunks",
+         fill("Each of the %1 GPUs holds its own %2 buffer, split into %1 "
+              "chunks of %3. Colours show whose data a chunk contains.",
+              {std::to_string(n), formatBytes(s.bytes), formatBytes(s.bytes / n)}),
+         3.0, [sim, n](double t) {
+             RingFrame f = sim->initialFrame();
+             f.highlightRank = std::min(n - 1, static_cast<int>(t * n));
+             return Frames{{f}};
+         }});
     story.steps.push_back(
         {"Reduce-scatter: pass a chunk, add it in",
          "In each of N−1 rounds every GPU sends one chunk to its right neighbour, which adds it "
@@ -487,9 +530,9 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
          }});
     story.steps.push_back(
         {"Every GPU sent 2(N−1)·K/N bytes",
-         "Each GPU sent " + formatBytes(sim->bytesTarget()) +
-             " and received as much: almost 2K, "
-             "whatever N is. The simulation checked that every GPU ends with the exact sum.",
+         fill("Each GPU sent %1 and received as much: almost 2K, whatever N is. The simulation "
+              "checked that every GPU ends with the exact sum.",
+              {formatBytes(sim->bytesTarget())}),
          3.0, [=](double) {
              RingFrame f = sim->finalFrame();
              return Frames{{f, byteFacts(s, f)}};
@@ -525,9 +568,9 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
         if (!tests)
             continue;
         auto m = std::make_shared<const MeasuredBusbw>(measuredBusbw(*tests, s));
-        std::string title = "Your nccl-tests vs the model";
-        if (imported.ncclTests.size() > 1)
-            title += " · " + m->file;
+        const std::string title = imported.ncclTests.size() > 1
+                                      ? fill("Your nccl-tests vs the model · %1", {m->file})
+                                      : std::string("Your nccl-tests vs the model");
         const std::string narration = measuredNarration(*m);
         story.steps.push_back(
             {title, narration, 4.0, [s, m](double) { return measuredBusbwFrames(s, *m); }});
@@ -537,9 +580,10 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
             continue;
         auto comm = std::make_shared<const ImportedComm>(
             ImportedComm{commGraphFrame(*log.data, log.path), commGraphFacts(*log.data, log.path)});
-        std::string title = "Your NCCL rings and trees";
-        if (imported.ncclLogs.size() > 1)
-            title += " · " + fileNameOf(log.path);
+        const std::string title =
+            imported.ncclLogs.size() > 1
+                ? fill("Your NCCL rings and trees · %1", {fileNameOf(log.path)})
+                : std::string("Your NCCL rings and trees");
         story.steps.push_back(
             {title,
              "The rings and trees NCCL built for your run: every channel is one ring (rank → next "

@@ -1,5 +1,7 @@
 #include "fabric/fabric_config.h"
 
+#include "engine/sentence.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -13,11 +15,8 @@ namespace {
 
 // Every fabric message names the model it comes from.
 void requireFabric(bool ok, const char* what) {
-    if (!ok) {
-        std::string s = "fabric model: ";
-        s.append(what);
-        throw std::invalid_argument(s);
-    }
+    if (!ok)
+        throw std::invalid_argument(fill("fabric model: %1", {what}));
 }
 
 bool finite(double x) {

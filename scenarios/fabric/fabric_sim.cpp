@@ -1,5 +1,6 @@
 #include "fabric/fabric_sim.h"
 
+#include "engine/sentence.h"
 #include "engine/to_index.h"
 
 #include <algorithm>
@@ -65,21 +66,18 @@ FabricSim::FabricSim(const FabricConfig& config)
         // one flow alone reaches line rate (buffers are sized for the cable, as in IB gear).
         l.credits = std::max(static_cast<int>(config.creditBytes / m_mtu), 2 * m_hopSlots + 2);
         m_links.push_back(std::move(l));
-        std::string name = m_nodes[toIndex(from)];
-        name.append("→").append(m_nodes[toIndex(to)]);
-        m_linkInfo.push_back(
-            {name, m_nodes[toIndex(from)], m_nodes[toIndex(to)], m_isSwitch[toIndex(from)]});
+        m_linkInfo.push_back({.name = fill("%1→%2", {m_nodes[toIndex(from)], m_nodes[toIndex(to)]}),
+                              .from = m_nodes[toIndex(from)],
+                              .to = m_nodes[toIndex(to)],
+                              .fromSwitch = m_isSwitch[toIndex(from)]});
         return static_cast<int>(m_links.size()) - 1;
     };
     const int t = node("T", true);
     m_switchS = node("S", true);
     const int r = node("R", false);
     std::vector<int> hosts;
-    for (int i = 0; i < config.senders; ++i) {
-        std::string name = "H";
-        name.append(std::to_string(i));
-        hosts.push_back(node(name, false));
-    }
+    for (int i = 0; i < config.senders; ++i)
+        hosts.push_back(node(fill("H%1", {std::to_string(i)}), false));
     std::vector<int> firstLinks;
     for (int i = 0; i < config.senders; ++i)
         firstLinks.push_back(link(hosts[toIndex(i)], i == 0 ? t : m_switchS));
@@ -97,9 +95,9 @@ FabricSim::FabricSim(const FabricConfig& config)
             f.returnDelay += m_links[toIndex(l)].delay;
         m_links[toIndex(path.front())].hostFlow = static_cast<int>(m_flows.size());
         m_flows.push_back(std::move(f));
-        std::string name = m_nodes[toIndex(src)];
-        name.append("→").append(m_nodes[toIndex(dst)]);
-        m_flowInfo.push_back({name, victim, std::move(path)});
+        m_flowInfo.push_back({.name = fill("%1→%2", {m_nodes[toIndex(src)], m_nodes[toIndex(dst)]}),
+                              .victim = victim,
+                              .path = std::move(path)});
     };
     for (int i = 0; i < config.senders; ++i) {
         std::vector<int> path{firstLinks[toIndex(i)]};

@@ -1,7 +1,7 @@
 #include "fabric/roce_vs_infiniband_scenario.h"
 
 #include "engine/number_format.h"
-#include "engine/prefixed.h"
+#include "engine/sentence.h"
 #include "engine/to_index.h"
 #include "fabric/fabric_recommendation.h"
 #include "fabric/fabric_sim.h"
@@ -16,6 +16,8 @@ namespace wb {
 
 namespace {
 
+using Style = ChartSeries::Style;
+
 constexpr const char* kDcqcnSource = "Zhu et al., DCQCN, SIGCOMM '15";
 constexpr const char* kGoBackNSource =
     "go-back-N: Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM '16";
@@ -26,7 +28,7 @@ constexpr double kMaxSweepDropRate = 0.05;
 constexpr int kRecentFrames = 3;
 
 std::string gbpsText(double gbps) {
-    return formatSignificant(gbps, 3).append(" Gb/s");
+    return fill("%1 Gb/s", {formatSignificant(gbps, 3)});
 }
 
 struct LinkEvents {
@@ -195,22 +197,22 @@ std::vector<FabricFrameNode> nodesOf(const Run& r, std::vector<std::string>& nam
         FabricFrameNode& dst = nodes[toIndex(index(last.to))];
         src.role = victim ? FabricNodeRole::VictimSender : FabricNodeRole::Sender;
         dst.role = victim ? FabricNodeRole::VictimReceiver : FabricNodeRole::Receiver;
-        src.tip = victim ? concat(src.label, ": the victim sender, ", line, " to ", dst.label,
-                                  ". It shares ", first.to,
-                                  "'s uplink with the incast but never "
-                                  "touches ",
-                                  r.links[toIndex(r.flows.front().path.back())].to, "'s port")
-                         : concat(src.label, ": greedy sender to ", dst.label, " at up to ", line);
-        dst.tip = victim ? concat(dst.label, ": the victim's receiver; its own port is idle")
-                         : concat(dst.label, ": one ", line, " port for ",
-                                  std::to_string(r.config.senders), " senders: the incast");
+        src.tip = victim
+                      ? fill("%1: the victim sender, %2 to %3. It shares %4's uplink with the "
+                             "incast but never touches %5's port",
+                             {src.label, line, dst.label, first.to,
+                              r.links[toIndex(r.flows.front().path.back())].to})
+                      : fill("%1: greedy sender to %2 at up to %3", {src.label, dst.label, line});
+        dst.tip = victim ? fill("%1: the victim's receiver; its own port is idle", {dst.label})
+                         : fill("%1: one %2 port for %3 senders: the incast",
+                                {dst.label, line, std::to_string(r.config.senders)});
     }
     for (FabricFrameNode& n : nodes) {
         if (n.role == FabricNodeRole::EdgeSwitch)
             n.tip =
-                concat(n.label, ": small switch; its one uplink carries both H0 and the victim");
+                fill("%1: small switch; its one uplink carries both H0 and the victim", {n.label});
         else if (n.role == FabricNodeRole::CoreSwitch)
-            n.tip = concat(n.label, ": main switch; the receiver's port is the bottleneck");
+            n.tip = fill("%1: main switch; the receiver's port is the bottleneck", {n.label});
     }
     return nodes;
 }
@@ -261,24 +263,29 @@ FabricFrame fabricFrame(const Run& r, double t) {
             l.drops += e.drops;
             l.resent += e.resent;
         }
-        std::string tip = concat(info.name, ": busy ", formatSignificant(100 * st.utilisation, 3),
-                                 " % of this ", frameText);
+        // One line per fact the link has in this frame: the lines are joined, each is a sentence.
+        std::string tip =
+            fill("%1: busy %2 of this %3", {info.name, formatShare(st.utilisation), frameText});
         if (l.queueCapBytes > 0)
-            tip.append(concat("\negress queue at ", info.from, ": ", formatBytes(st.queueBytes),
-                              " of ", formatBytes(c.egressCapBytes)));
+            tip.append(
+                fill("\negress queue at %1: %2 of %3",
+                     {info.from, formatBytes(st.queueBytes), formatBytes(c.egressCapBytes)}));
         if (l.ingressCapBytes > 0)
-            tip.append(concat("\nheld at ", info.to, " for this port: ",
-                              formatBytes(st.ingressBytes), ib ? " of a " : " (PFC XOFF at ",
-                              formatBytes(l.ingressCapBytes), ib ? " credit buffer" : ")"));
+            tip.append(
+                fill(ib ? "\nheld at %1 for this port: %2 of a %3 credit buffer"
+                        : "\nheld at %1 for this port: %2 (PFC XOFF at %3)",
+                     {info.to, formatBytes(st.ingressBytes), formatBytes(l.ingressCapBytes)}));
         if (ib)
-            tip.append(concat("\ncredits: ", std::to_string(st.credits), " packets"));
-        tip.append(concat("\nheld ", formatSignificant(100 * st.pausedFraction, 3),
-                          " % of the time (", heldText(c), ")", st.paused ? ", held now" : ""));
+            tip.append(fill("\ncredits: %1 packets", {std::to_string(st.credits)}));
+        tip.append(
+            fill(st.paused ? "\nheld %1 of the time (%2), held now" : "\nheld %1 of the time (%2)",
+                 {formatShare(st.pausedFraction), heldText(c)}));
         if (l.pauses + l.ecnMarks + l.cnps + l.drops + l.resent > 0)
-            tip.append(concat("\nlast ", recentText, ": ", std::to_string(l.pauses),
-                              " pause frames, ", std::to_string(l.ecnMarks), " ECN marks, ",
-                              std::to_string(l.cnps), " CNPs, ", std::to_string(l.drops),
-                              " drops, ", std::to_string(l.resent), " packets to resend"));
+            tip.append(
+                fill("\nlast %1: %2 pause frames, %3 ECN marks, %4 CNPs, %5 drops, %6 "
+                     "packets to resend",
+                     {recentText, std::to_string(l.pauses), std::to_string(l.ecnMarks),
+                      std::to_string(l.cnps), std::to_string(l.drops), std::to_string(l.resent)}));
         l.tip = tip;
         f.links.push_back(std::move(l));
     }
@@ -291,26 +298,28 @@ FabricFrame fabricFrame(const Run& r, double t) {
         x.victim = info.victim;
         x.rateGbps = st.rateGbps;
         x.goodputGbps = st.goodputGbps;
-        x.tip = concat(
-            info.name, info.victim ? " (victim)" : "", ": goodput ", gbpsText(st.goodputGbps),
-            " in this ", frameText, "; allowed rate ", gbpsText(st.rateGbps),
-            !ib && c.ecn ? " (DCQCN's current rate RC)" : " (line rate: no rate control)");
+        x.tip = fill(!ib && c.ecn ? "%1: goodput %2 in this %3; allowed rate %4 (DCQCN's current "
+                                    "rate RC)"
+                                  : "%1: goodput %2 in this %3; allowed rate %4 (line rate: no "
+                                    "rate control)",
+                     {info.victim ? fill("%1 (victim)", {info.name}) : info.name,
+                      gbpsText(st.goodputGbps), frameText, gbpsText(st.rateGbps)});
         f.flows.push_back(std::move(x));
     }
     f.linkGbps = c.linkGbps;
-    f.title =
-        concat(runName(c), " — ", std::to_string(c.senders), ":1 incast at ", gbpsText(c.linkGbps),
-               " + victim VS→VR", r.frameS < kFabricFrameS ? ", slowed down" : "");
+    f.title = fill(r.frameS < kFabricFrameS ? "%1 — %2:1 incast at %3 + victim VS→VR, slowed down"
+                                            : "%1 — %2:1 incast at %3 + victim VS→VR",
+                   {runName(c), std::to_string(c.senders), gbpsText(c.linkGbps)});
     const FabricCounters& n = s.counters;
-    f.counters =
-        concat("t = ", formatSignificant(s.endS * 1e6, 3), " µs (", frameText,
-               " per frame) · pause frames ", std::to_string(n.pauseFrames), " · dropped ",
-               std::to_string(n.dropped + n.corrupted), " · ECN marks ", std::to_string(n.ecnMarks),
-               " · CNPs ", std::to_string(n.cnps), " · resent ", std::to_string(n.retransmitted),
-               " · delivered ", std::to_string(n.delivered), " packets");
-    f.caption = concat("modeled: packet-level slotted simulation, ", std::to_string(c.mtuBytes),
-                       " B packets, ", formatSi(c.hopDelayS, "s"), " per hop; mechanisms from ",
-                       kDcqcnSource);
+    f.counters = fill("t = %1 µs (%2 per frame) · pause frames %3 · dropped %4 · ECN marks %5 · "
+                      "CNPs %6 · resent %7 · delivered %8 packets",
+                      {formatSignificant(s.endS * 1e6, 3), frameText, std::to_string(n.pauseFrames),
+                       std::to_string(n.dropped + n.corrupted), std::to_string(n.ecnMarks),
+                       std::to_string(n.cnps), std::to_string(n.retransmitted),
+                       std::to_string(n.delivered)});
+    f.caption = fill("modeled: packet-level slotted simulation, %1 B packets, %2 per hop; "
+                     "mechanisms from %3",
+                     {std::to_string(c.mtuBytes), formatSi(c.hopDelayS, "s"), kDcqcnSource});
     return f;
 }
 
@@ -318,18 +327,19 @@ FabricFrame fabricFrame(const Run& r, double t) {
 ChartFrame goodputChart(const FabricComparisonModel& m, const Run& r, double t,
                         const Run* reference) {
     ChartFrame c;
-    c.title = concat("Goodput every ", formatSi(r.frameS, "s"), " — ", runName(r.config));
+    c.title = fill("Goodput every %1 — %2", {formatSi(r.frameS, "s"), runName(r.config)});
     const double endUs = r.frames.back().endS * 1e6;
-    c.x = {"fabric time (µs)", false, 0, endUs};
-    c.y = {"goodput (Gb/s)", false, 0, m.gbps * 1.1};
-    ChartSeries incast{"incast", {}, ChartSeries::Style::Line, 0};
-    ChartSeries victim{"victim", {}, ChartSeries::Style::Line, 6};
+    c.x = {.title = "fabric time (µs)", .min = 0, .max = endUs};
+    c.y = {.title = "goodput (Gb/s)", .min = 0, .max = m.gbps * 1.1};
+    ChartSeries incast{.name = "incast", .points = {}, .style = Style::Line, .colorIndex = 0};
+    ChartSeries victim{.name = "victim", .points = {}, .style = Style::Line, .colorIndex = 6};
     ChartSeries ref{
-        reference ? (reference->config.kind == FabricKind::InfiniBand ? "IB incast" : "reference")
-                  : "",
-        {},
-        ChartSeries::Style::Faint,
-        2};
+        .name = reference
+                    ? (reference->config.kind == FabricKind::InfiniBand ? "IB incast" : "reference")
+                    : "",
+        .points = {},
+        .style = Style::Faint,
+        .colorIndex = 2};
     for (std::size_t k = 0; k < r.frames.size(); ++k) {
         const FabricStepStats& s = r.frames[k];
         double sum = 0;
@@ -350,18 +360,27 @@ ChartFrame goodputChart(const FabricComparisonModel& m, const Run& r, double t,
         }
     }
     const double fair = m.gbps * (1.0 - 1.0 / m.senders);
-    c.series = {
-        incast, victim,
-        ChartSeries{"link rate", {{0, m.gbps}, {endUs, m.gbps}}, ChartSeries::Style::Dashed, 7},
-        ChartSeries{"fair share", {{0, fair}, {endUs, fair}}, ChartSeries::Style::Dashed, 6}};
+    c.series = {incast, victim,
+                ChartSeries{.name = "link rate",
+                            .points = {{0, m.gbps}, {endUs, m.gbps}},
+                            .style = Style::Dashed,
+                            .colorIndex = 7},
+                ChartSeries{.name = "fair share",
+                            .points = {{0, fair}, {endUs, fair}},
+                            .style = Style::Dashed,
+                            .colorIndex = 6}};
     if (reference)
         c.series.push_back(ref);
     const int k = frameIndex(r, t);
     const ChartPoint now = victim.points.empty() ? ChartPoint{} : victim.points[toIndex(k)];
-    c.markers.push_back({now, concat("victim ", gbpsText(now.y)),
-                         concat("victim goodput at ", formatSignificant(now.x, 4),
-                                " µs: ", gbpsText(now.y), " of a ", gbpsText(fair), " fair share"),
-                         6, false, true});
+    c.markers.push_back(
+        {.at = now,
+         .label = fill("victim %1", {gbpsText(now.y)}),
+         .tooltip = fill("victim goodput at %1 µs: %2 of a %3 fair share",
+                         {formatSignificant(now.x, 4), gbpsText(now.y), gbpsText(fair)}),
+         .colorIndex = 6,
+         .estimate = false,
+         .emphasis = true});
     c.footnote = "victim's fair share, derived: link × (1 − 1/N), as H0 needs 1/N of T's uplink "
                  "(max-min fairness)";
     return c;
@@ -372,36 +391,40 @@ ChartFrame rateChart(const FabricComparisonModel& m, const Run& r, double t) {
     ChartFrame c;
     c.title = "DCQCN: each sender's allowed rate (RC)";
     const double endUs = r.frames.back().endS * 1e6;
-    c.x = {"fabric time (µs)", false, 0, endUs};
-    c.y = {"rate (Gb/s)", false, 0, m.gbps * 1.1};
+    c.x = {.title = "fabric time (µs)", .min = 0, .max = endUs};
+    c.y = {.title = "rate (Gb/s)", .min = 0, .max = m.gbps * 1.1};
     for (std::size_t f = 0; f < r.flows.size(); ++f) {
         const bool victim = static_cast<int>(f) == r.victim;
-        ChartSeries s{victim ? "victim's RC" : (f == 0 ? "incast senders' RC" : ""),
-                      {},
-                      victim ? ChartSeries::Style::Line : ChartSeries::Style::Faint,
-                      victim ? 6 : 0};
+        ChartSeries s{.name = victim ? "victim's RC" : (f == 0 ? "incast senders' RC" : ""),
+                      .points = {},
+                      .style = victim ? Style::Line : Style::Faint,
+                      .colorIndex = victim ? 6 : 0};
         for (const FabricStepStats& st : r.frames)
             s.points.push_back({st.endS * 1e6, st.flows[f].rateGbps});
         c.series.push_back(std::move(s));
     }
-    ChartSeries victimGoodput{"victim goodput", {}, ChartSeries::Style::Dashed, 6};
+    ChartSeries victimGoodput{
+        .name = "victim goodput", .points = {}, .style = Style::Dashed, .colorIndex = 6};
     if (r.victim >= 0)
         for (const FabricStepStats& st : r.frames)
             victimGoodput.points.push_back(
                 {st.endS * 1e6, st.flows[toIndex(r.victim)].goodputGbps});
     c.series.push_back(victimGoodput);
     const double share = m.gbps / m.senders;
-    c.series.push_back(
-        {"1/N of R's port", {{0, share}, {endUs, share}}, ChartSeries::Style::Dashed, 7});
+    c.series.push_back({.name = "1/N of R's port",
+                        .points = {{0, share}, {endUs, share}},
+                        .style = Style::Dashed,
+                        .colorIndex = 7});
     const FabricStepStats& now = r.frames[toIndex(frameIndex(r, t))];
     const double rc = now.flows.front().rateGbps;
-    c.markers.push_back({{now.endS * 1e6, rc},
-                         concat("H0 RC ", gbpsText(rc)),
-                         concat("H0's allowed rate at ", formatSignificant(now.endS * 1e6, 4),
-                                " µs: ", gbpsText(rc), "; 1/N = ", gbpsText(share)),
-                         0,
-                         false,
-                         true});
+    c.markers.push_back(
+        {.at = {now.endS * 1e6, rc},
+         .label = fill("H0 RC %1", {gbpsText(rc)}),
+         .tooltip = fill("H0's allowed rate at %1 µs: %2; 1/N = %3",
+                         {formatSignificant(now.endS * 1e6, 4), gbpsText(rc), gbpsText(share)}),
+         .colorIndex = 0,
+         .estimate = false,
+         .emphasis = true});
     c.footnote = "RC: cut by α/2 per CNP, then fast recovery and increase (Zhu et al., DCQCN, "
                  "SIGCOMM '15 §3.1)";
     return c;
@@ -421,7 +444,7 @@ FactsFrame pauseClimb(const Run& r, double t) {
                                               names.begin()))]
             .role;
     };
-    auto when = [](double s) { return concat(formatSignificant(s * 1e6, 3), " µs"); };
+    auto when = [](double s) { return fill("%1 µs", {formatSignificant(s * 1e6, 3)}); };
     struct Row {
         double firstS;
         FactRow row;
@@ -449,23 +472,30 @@ FactsFrame pauseClimb(const Run& r, double t) {
         }
         const bool happened = p <= nowS;
         const bool behindEdge = !l.fromSwitch;
-        rows.push_back({p,
-                        {l.name, happened ? concat("paused at ", when(p)) : std::string("not yet"),
-                         concat(l.to, "'s ingress for this port passed XOFF (",
-                                formatBytes(r.config.xoffBytes), ")",
-                                behindEdge ? "; with T's uplink paused, it is held most of the time"
-                                           : ": T's uplink held"),
-                         happened}});
+        rows.push_back(
+            {.firstS = p,
+             .row = {.label = l.name,
+                     .value = happened ? fill("paused at %1", {when(p)}) : std::string("not yet"),
+                     .source = fill(behindEdge ? "%1's ingress for this port passed XOFF (%2); "
+                                                 "with T's uplink paused, it is held most of the "
+                                                 "time"
+                                               : "%1's ingress for this port passed XOFF (%2): "
+                                                 "T's uplink held",
+                                    {l.to, formatBytes(r.config.xoffBytes)}),
+                     .emphasis = happened}});
     }
     if (hosts > 0)
         rows.push_back(
-            {first < 0 ? 0.0 : first,
-             {concat(std::to_string(hosts), " host ports of S"),
-              paused == 0 ? std::string("not yet")
-                          : concat(std::to_string(paused), " paused, ", when(first),
-                                   first < last ? concat("–", when(last)) : std::string()),
-              concat("S's ingress per port passed XOFF (", formatBytes(r.config.xoffBytes),
-                     "): R's port drains 1/N of what arrives")}});
+            {.firstS = first < 0 ? 0.0 : first,
+             .row = {.label = fill("%1 host ports of S", {std::to_string(hosts)}),
+                     .value = paused == 0 ? std::string("not yet")
+                              : first < last
+                                  ? fill("%1 paused, %2–%3",
+                                         {std::to_string(paused), when(first), when(last)})
+                                  : fill("%1 paused, %2", {std::to_string(paused), when(first)}),
+                     .source = fill("S's ingress per port passed XOFF (%1): R's port drains 1/N "
+                                    "of what arrives",
+                                    {formatBytes(r.config.xoffBytes)})}});
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.firstS < b.firstS; });
     for (const Row& x : rows)
@@ -479,31 +509,35 @@ ChartFrame lossChart(const FabricComparisonModel& m) {
     const Sweep& s = m.loss;
     ChartFrame c;
     c.title = "One sender, random loss: goodput vs drop rate";
-    c.x = {"packets lost at the receiving NIC (%)", false, 0, kMaxSweepDropRate * 100};
-    c.y = {"goodput (Gb/s)", false, 0, m.gbps * 1.05};
-    ChartSeries predicted{"go-back-N prediction", {}, ChartSeries::Style::Dashed, 7};
+    c.x = {
+        .title = "packets lost at the receiving NIC (%)", .min = 0, .max = kMaxSweepDropRate * 100};
+    c.y = {.title = "goodput (Gb/s)", .min = 0, .max = m.gbps * 1.05};
+    ChartSeries predicted{
+        .name = "go-back-N prediction", .points = {}, .style = Style::Dashed, .colorIndex = 7};
     for (int i = 0; i <= 50; ++i) {
         const double p = kMaxSweepDropRate * i / 50.0;
         predicted.points.push_back({p * 100, m.gbps * goBackNGoodputFraction(p, s.resentPerLoss)});
     }
-    ChartSeries ib{"InfiniBand (simulated)", {}, ChartSeries::Style::Line, 2};
-    ChartSeries roce{"RoCE (simulated)", {}, ChartSeries::Style::Line, 1};
+    ChartSeries ib{
+        .name = "InfiniBand (simulated)", .points = {}, .style = Style::Line, .colorIndex = 2};
+    ChartSeries roce{
+        .name = "RoCE (simulated)", .points = {}, .style = Style::Line, .colorIndex = 1};
     for (std::size_t i = 0; i < s.dropRates.size(); ++i) {
         ib.points.push_back({s.dropRates[i] * 100, s.ibGbps[i]});
         roce.points.push_back({s.dropRates[i] * 100, s.roceGbps[i]});
     }
     c.series = {predicted, ib, roce};
     const double expected = m.gbps * goBackNGoodputFraction(m.dropRate, s.resentPerLoss);
-    c.markers.push_back({{m.dropRate * 100, s.chosenRoceGbps},
-                         concat("RoCE ", gbpsText(s.chosenRoceGbps)),
-                         concat("simulated at ", formatSignificant(m.dropRate * 100, 3),
-                                " % loss: ", gbpsText(s.chosenRoceGbps), "; go-back-N predicts ",
-                                gbpsText(expected)),
-                         1,
-                         false,
-                         true});
-    c.footnote = concat("each loss resends ", formatSignificant(s.resentPerLoss, 3),
-                        " packets (one round trip + 1); ", kGoBackNSource);
+    c.markers.push_back(
+        {.at = {m.dropRate * 100, s.chosenRoceGbps},
+         .label = fill("RoCE %1", {gbpsText(s.chosenRoceGbps)}),
+         .tooltip = fill("simulated at %1 loss: %2; go-back-N predicts %3",
+                         {formatShare(m.dropRate), gbpsText(s.chosenRoceGbps), gbpsText(expected)}),
+         .colorIndex = 1,
+         .estimate = false,
+         .emphasis = true});
+    c.footnote = fill("each loss resends %1 packets (one round trip + 1); %2",
+                      {formatSignificant(s.resentPerLoss, 3), kGoBackNSource});
     return c;
 }
 
@@ -512,23 +546,29 @@ FactsFrame lossFacts(const FabricComparisonModel& m) {
     const double fraction = goBackNGoodputFraction(m.dropRate, s.resentPerLoss);
     const double rtUs = (s.resentPerLoss - 1) * m.lossy.config.slotS() * 1e6;
     FactsFrame f;
-    f.title = concat("What a loss of ", formatSignificant(m.dropRate * 100, 3), " % costs");
+    f.title = fill("What a loss of %1 costs", {formatShare(m.dropRate)});
     f.rows = {
-        {"Round trip (data + NAK)",
-         concat(formatSignificant(s.resentPerLoss - 1, 3),
-                " packet times = ", formatSignificant(rtUs, 3), " µs"),
-         "3 hops of 0.5 µs each way, 4 KB packets at the link rate (model assumption)"},
-        {"Resent per loss", concat(formatSignificant(s.resentPerLoss, 3), " packets"),
-         kGoBackNSource},
-        {"Predicted goodput",
-         concat(gbpsText(m.gbps * fraction), " (", formatSignificant(100 * fraction, 3), " %)"),
-         "1 / (1 + w·p/(1 − p)), w = packets resent per loss", true},
-        {"Simulated, RoCE", gbpsText(s.chosenRoceGbps), "go-back-N RC transport, no congestion"},
-        {"Simulated, InfiniBand", gbpsText(s.chosenIbGbps),
-         "same transport: a loss costs IB the same; IB just never drops for congestion"},
-        {"Lossy incast (no PFC)", gbpsText(m.lossy.summary.goodputGbps),
-         concat("of ", gbpsText(m.gbps), ": ", std::to_string(m.lossy.summary.counters.dropped),
-                " congestion drops at S, each costing a window (step 4)")},
+        {.label = "Round trip (data + NAK)",
+         .value = fill("%1 packet times = %2 µs",
+                       {formatSignificant(s.resentPerLoss - 1, 3), formatSignificant(rtUs, 3)}),
+         .source = "3 hops of 0.5 µs each way, 4 KB packets at the link rate (model assumption)"},
+        {.label = "Resent per loss",
+         .value = fill("%1 packets", {formatSignificant(s.resentPerLoss, 3)}),
+         .source = kGoBackNSource},
+        {.label = "Predicted goodput",
+         .value = fill("%1 (%2)", {gbpsText(m.gbps * fraction), formatShare(fraction)}),
+         .source = "1 / (1 + w·p/(1 − p)), w = packets resent per loss",
+         .emphasis = true},
+        {.label = "Simulated, RoCE",
+         .value = gbpsText(s.chosenRoceGbps),
+         .source = "go-back-N RC transport, no congestion"},
+        {.label = "Simulated, InfiniBand",
+         .value = gbpsText(s.chosenIbGbps),
+         .source = "same transport: a loss costs IB the same; IB just never drops for congestion"},
+        {.label = "Lossy incast (no PFC)",
+         .value = gbpsText(m.lossy.summary.goodputGbps),
+         .source = fill("of %1: %2 congestion drops at S, each costing a window (step 4)",
+                        {gbpsText(m.gbps), std::to_string(m.lossy.summary.counters.dropped)})},
     };
     return f;
 }
@@ -543,21 +583,24 @@ FactsFrame decisionFacts(const FabricComparisonModel& m) {
     FactsFrame f;
     f.title = "Recommendation, and what would flip it";
     f.rows.push_back(
-        {"Choice", r.choice == FabricKind::InfiniBand ? "InfiniBand" : "RoCE (lossless Ethernet)",
-         concat("score ", std::to_string(r.score),
-                ": the weights below (> 0 → RoCE, ties → InfiniBand)"),
-         true});
-    f.rows.push_back({"Conditions", concat(std::to_string(c.gpus), " GPUs"),
-                      concat("team runs lossless Ethernet: ", yesNo(c.teamRunsLosslessEthernet),
-                             " · multi-tenant: ", yesNo(c.multiTenant),
-                             " · vendor lock-in concern: ", yesNo(c.vendorLockInConcern),
-                             " · budget-constrained: ", yesNo(c.budgetConstrained))});
+        {.label = "Choice",
+         .value = r.choice == FabricKind::InfiniBand ? "InfiniBand" : "RoCE (lossless Ethernet)",
+         .source = fill("score %1: the weights below (> 0 → RoCE, ties → InfiniBand)",
+                        {std::to_string(r.score)}),
+         .emphasis = true});
+    f.rows.push_back(
+        {.label = "Conditions",
+         .value = fill("%1 GPUs", {std::to_string(c.gpus)}),
+         .source = fill("team runs lossless Ethernet: %1 · multi-tenant: %2 · vendor lock-in "
+                        "concern: %3 · budget-constrained: %4",
+                        {yesNo(c.teamRunsLosslessEthernet), yesNo(c.multiTenant),
+                         yesNo(c.vendorLockInConcern), yesNo(c.budgetConstrained)})});
     // One row per reason; the facts view wraps its sentence under the row's own separator.
     for (const FabricReason& x : r.reasons)
-        f.rows.push_back({x.condition,
-                          concat(x.weight > 0 ? "favours RoCE (+" : "favours IB (",
-                                 std::to_string(x.weight), ")"),
-                          x.text});
+        f.rows.push_back({.label = x.condition,
+                          .value = fill(x.weight > 0 ? "favours RoCE (+%1)" : "favours IB (%1)",
+                                        {std::to_string(x.weight)}),
+                          .source = x.text});
     if (r.flips.empty())
         f.rows.push_back(
             {"Flips if", "no single change", "no one condition alone changes the choice"});
@@ -569,23 +612,26 @@ FactsFrame decisionFacts(const FabricComparisonModel& m) {
 FactsFrame evidenceFacts(const FabricComparisonModel& m) {
     const FabricEvidence& e = m.evidence;
     FactsFrame f;
-    f.title = concat("Measured on the ", std::to_string(e.senders), ":1 incast, ",
-                     formatSignificant(e.durationS * 1e6, 4), " µs");
+    f.title = fill("Measured on the %1:1 incast, %2 µs",
+                   {std::to_string(e.senders), formatSignificant(e.durationS * 1e6, 4)});
     f.rows = {
-        {"InfiniBand",
-         concat(gbpsText(e.ibGoodputGbps), ", ", std::to_string(e.ibDropped), " drops"),
-         concat("victim ", gbpsText(e.ibVictimGbps), " of ", gbpsText(e.victimFairGbps),
-                " (credits back-pressure T's uplink too)")},
-        {"RoCE, PFC only", concat(std::to_string(e.pfcPauseFrames), " pause frames"),
-         concat(std::to_string(e.pfcLinksPaused), " links paused, ",
-                std::to_string(e.pfcPauseDepth), " hops upstream; victim ",
-                gbpsText(e.pfcVictimGbps))},
-        {"RoCE, PFC + DCQCN", concat(std::to_string(e.dcqcnPauseFrames), " pause frames"),
-         concat("victim ", gbpsText(e.dcqcnVictimGbps), "; ", kDcqcnSource)},
-        {"RoCE, lossy",
-         concat(gbpsText(e.lossyGoodputGbps), ", ", std::to_string(e.lossyDropped), " drops"),
-         concat(formatSignificant(100 * e.lossyGoodputLoss, 3), " % below IB; ",
-                std::to_string(e.lossyRetransmitted), " packets resent by go-back-N")},
+        {.label = "InfiniBand",
+         .value = fill("%1, %2 drops", {gbpsText(e.ibGoodputGbps), std::to_string(e.ibDropped)}),
+         .source = fill("victim %1 of %2 (credits back-pressure T's uplink too)",
+                        {gbpsText(e.ibVictimGbps), gbpsText(e.victimFairGbps)})},
+        {.label = "RoCE, PFC only",
+         .value = fill("%1 pause frames", {std::to_string(e.pfcPauseFrames)}),
+         .source = fill("%1 links paused, %2 hops upstream; victim %3",
+                        {std::to_string(e.pfcLinksPaused), std::to_string(e.pfcPauseDepth),
+                         gbpsText(e.pfcVictimGbps)})},
+        {.label = "RoCE, PFC + DCQCN",
+         .value = fill("%1 pause frames", {std::to_string(e.dcqcnPauseFrames)}),
+         .source = fill("victim %1; %2", {gbpsText(e.dcqcnVictimGbps), kDcqcnSource})},
+        {.label = "RoCE, lossy",
+         .value =
+             fill("%1, %2 drops", {gbpsText(e.lossyGoodputGbps), std::to_string(e.lossyDropped)}),
+         .source = fill("%1 below IB; %2 packets resent by go-back-N",
+                        {formatShare(e.lossyGoodputLoss), std::to_string(e.lossyRetransmitted)})},
     };
     return f;
 }
@@ -674,11 +720,11 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
 
     const double seconds = kFrames * 0.1; // 100 ms of wall clock per frame: a pause is visible
     Story story;
-    story.provenance =
-        concat("modeled on CPU: packet-level incast simulation, ", std::to_string(m->senders),
-               " senders + a victim flow at ", gbpsText(m->gbps), ", ",
-               formatSignificant(kFrames * kFabricFrameS * 1e6, 4), " µs per run, drop rate ",
-               formatSignificant(m->dropRate, 3), ", seed ", std::to_string(m->seed));
+    story.provenance = fill("modeled on CPU: packet-level incast simulation, %1 senders + a "
+                            "victim flow at %2, %3 µs per run, drop rate %4, seed %5",
+                            {std::to_string(m->senders), gbpsText(m->gbps),
+                             formatSignificant(kFrames * kFabricFrameS * 1e6, 4),
+                             formatSignificant(m->dropRate, 3), std::to_string(m->seed)});
     story.steps.push_back(
         {"InfiniBand: credits, nothing dropped",
          "N senders push into one receiver's port. On InfiniBand a transmitter sends only when "

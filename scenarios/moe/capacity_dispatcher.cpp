@@ -1,5 +1,7 @@
 #include "moe/capacity_dispatcher.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,11 +15,10 @@ long long expertCapacity(long long tokens, int experts, int topK, double capacit
         throw std::invalid_argument("tokens must be at least 1");
     if (experts < 1)
         throw std::invalid_argument("experts must be at least 1");
-    if (topK < 1 || topK > experts) {
-        std::string m = "top-k must be between 1 and the number of experts (";
-        m.append(std::to_string(experts)).append("), got ").append(std::to_string(topK));
-        throw std::invalid_argument(m);
-    }
+    if (topK < 1 || topK > experts)
+        throw std::invalid_argument(
+            fill("top-k must be between 1 and the number of experts (%1), got %2",
+                 {std::to_string(experts), std::to_string(topK)}));
     if (!std::isfinite(capacityFactor) || !(capacityFactor > 0.0))
         throw std::invalid_argument("capacity factor must be a positive finite number");
     const double perExpert =

@@ -1,5 +1,7 @@
 #include "moe/expert_parallel_traffic.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -11,12 +13,9 @@ ExpertParallelTraffic expertParallelAllToAll(const std::vector<long long>& loads
                                              const ExpertParallelSetup& setup) {
     const int experts = static_cast<int>(loads.size());
     const int n = setup.gpus;
-    if (n < 1 || experts < 1 || experts % n != 0) {
-        std::string m = "expert-parallel GPUs (";
-        m.append(std::to_string(n)).append(") must divide the experts (");
-        m.append(std::to_string(experts)).append(")");
-        throw std::invalid_argument(m);
-    }
+    if (n < 1 || experts < 1 || experts % n != 0)
+        throw std::invalid_argument(fill("expert-parallel GPUs (%1) must divide the experts (%2)",
+                                         {std::to_string(n), std::to_string(experts)}));
     if (topK < 1)
         throw std::invalid_argument("top-k must be at least 1");
     if (setup.hidden < 1 || !(setup.bytesPerValue > 0.0))

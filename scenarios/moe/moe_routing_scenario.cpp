@@ -1,7 +1,7 @@
 #include "moe/moe_routing_scenario.h"
 
 #include "engine/number_format.h"
-#include "engine/prefixed.h"
+#include "engine/sentence.h"
 #include "moe/capacity_dispatcher.h"
 #include "moe/expert_parallel_traffic.h"
 #include "moe/moe_routing_sim.h"
@@ -94,14 +94,16 @@ std::string expertLabel(const MoeRuns& r, int e) {
     // every 8th beyond; the tips name every expert.
     const int n = r.experts();
     const int every = n <= 16 ? 1 : n <= 32 ? 4 : 8;
-    return e % every == 0 ? concat(n <= 16 ? "e" : "", std::to_string(e)) : std::string();
+    if (e % every != 0)
+        return {};
+    return n <= 16 ? fill("e%1", {std::to_string(e)}) : std::to_string(e);
 }
 
 // Colours and legend by GPU: the experts of one GPU share a colour.
 void colourByGpu(const MoeRuns& r, BarChartFrame& f) {
     f.series.clear();
     for (int g = 0; g < std::min(r.gpus, 10); ++g)
-        f.series.push_back(concat("GPU ", std::to_string(g)));
+        f.series.push_back(fill("GPU %1", {std::to_string(g)}));
 }
 
 BarChartFrame expertBars(const MoeRuns& r, const std::vector<long long>& load, double axisMax) {
@@ -114,13 +116,16 @@ BarChartFrame expertBars(const MoeRuns& r, const std::vector<long long>& load, d
         const double v = static_cast<double>(load[toIndex(e)]);
         BarCategory c;
         c.label = expertLabel(r, e);
-        c.tip = concat("expert ", std::to_string(e), " on GPU ", std::to_string(r.gpuOf(e)));
-        c.segments.push_back({v, r.gpuOf(e) % 10,
-                              concat(c.tip, ": ", formatSignificant(v), " assignments, ",
-                                     formatSignificant(v / fair), "× the fair share k·T/E")});
+        c.tip = fill("expert %1 on GPU %2", {std::to_string(e), std::to_string(r.gpuOf(e))});
+        c.segments.push_back(
+            {.value = v,
+             .series = r.gpuOf(e) % 10,
+             .tip = fill("%1: %2 assignments, %3× the fair share k·T/E",
+                         {c.tip, formatSignificant(v), formatSignificant(v / fair)})});
         f.categories.push_back(c);
     }
-    f.references.push_back({fair, concat("fair share k·T/E = ", formatSignificant(fair))});
+    f.references.push_back(
+        {.value = fair, .label = fill("fair share k·T/E = %1", {formatSignificant(fair)})});
     return f;
 }
 
@@ -138,13 +143,13 @@ BarChartFrame loadBarsAt(const MoeRuns& r, const MoeRoutingSim& s, int i, const 
                          int lo, int hi) {
     const MoeStepRecord& rec = s.history()[toIndex(i)];
     BarChartFrame f = expertBars(r, rec.load, maxLoadOf(s, lo, hi));
-    f.title =
-        concat(who, ": training step ", std::to_string(rec.step), " of ", std::to_string(r.steps));
+    f.title = fill("%1: training step %2 of %3",
+                   {who, std::to_string(rec.step), std::to_string(r.steps)});
     f.caption =
-        concat("hottest expert ", formatShare(rec.maxLoadFraction),
-               " of k·T = ", std::to_string(r.config.topK * r.config.tokens), " assignments (fair ",
-               formatShare(1.0 / r.experts()), "), ", std::to_string(rec.activeExperts), " of ",
-               std::to_string(r.experts()), " experts active");
+        fill("hottest expert %1 of k·T = %2 assignments (fair %3), %4 of %5 experts active",
+             {formatShare(rec.maxLoadFraction), std::to_string(r.config.topK * r.config.tokens),
+              formatShare(1.0 / r.experts()), std::to_string(rec.activeExperts),
+              std::to_string(r.experts())});
     const auto hottest = std::max_element(rec.load.begin(), rec.load.end());
     f.emphasis = static_cast<int>(hottest - rec.load.begin());
     return f;
@@ -178,8 +183,8 @@ ChartSeries flatLine(const std::string& name, double y, double x0, double x1,
 ChartFrame maxLoadChart(const MoeRuns& r, const std::vector<Balancing>& runs, int upto) {
     ChartFrame c;
     c.title = "Hottest expert's share of the k·T assignments";
-    c.x = {"training step", false, 1.0, static_cast<double>(r.steps)};
-    c.y = {"max expert load fraction", false, 0.0, r.maxLoadAxis};
+    c.x = {.title = "training step", .min = 1.0, .max = static_cast<double>(r.steps)};
+    c.y = {.title = "max expert load fraction", .min = 0.0, .max = r.maxLoadAxis};
     c.series.push_back(flatLine("fair 1/E", 1.0 / r.experts(), 1, r.steps));
     const double oneOfK = 1.0 / r.config.topK;
     if (oneOfK < r.maxLoadAxis)
@@ -196,19 +201,18 @@ ChartFrame maxLoadChart(const MoeRuns& r, const std::vector<Balancing>& runs, in
         ChartMarker m;
         m.at = {static_cast<double>(now.step), now.maxLoadFraction};
         m.label = formatShare(now.maxLoadFraction);
-        m.tooltip = concat(routerName(b), " at step ", std::to_string(now.step), ": ",
-                           formatShare(now.maxLoadFraction), " (", kToy, ")");
+        m.tooltip = fill("%1 at step %2: %3 (%4)", {routerName(b), std::to_string(now.step),
+                                                    formatShare(now.maxLoadFraction), kToy});
         m.colorIndex = c.series.back().colorIndex;
         m.emphasis = b == runs.back();
         c.markers.push_back(m);
     }
     if (runs.size() > 1)
-        c.footnote = concat("balancing switched on after step ", std::to_string(r.switchAt),
-                            ", same router, same seed");
+        c.footnote = fill("balancing switched on after step %1, same router, same seed",
+                          {std::to_string(r.switchAt)});
     else
-        c.footnote =
-            concat("fair 1/E = ", formatSignificant(1.0 / r.experts()),
-                   "; 1/k: one expert in every token's top-", std::to_string(r.config.topK));
+        c.footnote = fill("fair 1/E = %1; 1/k: one expert in every token's top-%2",
+                          {formatSignificant(1.0 / r.experts()), std::to_string(r.config.topK)});
     return c;
 }
 
@@ -223,15 +227,20 @@ Frames routingStep(const MoeRuns& r, double t) {
     FactsFrame facts;
     facts.title = "The layer";
     facts.rows = {
-        {"tokens T", concat(std::to_string(c.tokens), " per batch, d = ", std::to_string(c.dim)),
-         "seeded clusters (a toy, not a language model)"},
-        {"experts E, top-k", concat(std::to_string(c.experts), ", k = ", std::to_string(c.topK)),
-         "linear gate, softmax, noisy top-k (Shazeer et al. 2017)"},
-        {"expert parallelism",
-         concat(std::to_string(r.gpus), " GPUs × ", std::to_string(c.experts / r.gpus), " experts"),
-         kGShard},
-        {"fair share k·T/E", concat(formatSignificant(r.fairShare()), " assignments per expert"),
-         kSwitch, true},
+        {.label = "tokens T",
+         .value = fill("%1 per batch, d = %2", {std::to_string(c.tokens), std::to_string(c.dim)}),
+         .source = "seeded clusters (a toy, not a language model)"},
+        {.label = "experts E, top-k",
+         .value = fill("%1, k = %2", {std::to_string(c.experts), std::to_string(c.topK)}),
+         .source = "linear gate, softmax, noisy top-k (Shazeer et al. 2017)"},
+        {.label = "expert parallelism",
+         .value = fill("%1 GPUs × %2 experts",
+                       {std::to_string(r.gpus), std::to_string(c.experts / r.gpus)}),
+         .source = kGShard},
+        {.label = "fair share k·T/E",
+         .value = fill("%1 assignments per expert", {formatSignificant(r.fairShare())}),
+         .source = kSwitch,
+         .emphasis = true},
     };
     return Frames{{bars, chart, facts}};
 }
@@ -242,18 +251,23 @@ Frames collapseStep(const MoeRuns& r, double t) {
     ChartFrame chart = maxLoadChart(r, {Balancing::None}, i);
     const MoeStepRecord& rec = r.none->history()[toIndex(i)];
     FactsFrame facts;
-    facts.title = concat("Step ", std::to_string(rec.step), " without balancing");
+    facts.title = fill("Step %1 without balancing", {std::to_string(rec.step)});
     facts.rows = {
-        {"max expert load", formatShare(rec.maxLoadFraction),
-         concat("fair ", formatShare(1.0 / r.experts()), "; ", kToy), true},
-        {"load entropy", concat(formatSignificant(rec.loadEntropy), " nats"),
-         concat("ln E = ", formatSignificant(std::log(static_cast<double>(r.experts()))),
-                " when uniform")},
-        {"active experts",
-         concat(std::to_string(rec.activeExperts), " of ", std::to_string(r.experts())),
-         "experts that got any token this step"},
-        {"Switch aux loss", formatSignificant(rec.auxLoss),
-         "α·E·Σf·P, α at uniform routing; not trained on"},
+        {.label = "max expert load",
+         .value = formatShare(rec.maxLoadFraction),
+         .source = fill("fair %1; %2", {formatShare(1.0 / r.experts()), kToy}),
+         .emphasis = true},
+        {.label = "load entropy",
+         .value = fill("%1 nats", {formatSignificant(rec.loadEntropy)}),
+         .source = fill("ln E = %1 when uniform",
+                        {formatSignificant(std::log(static_cast<double>(r.experts())))})},
+        {.label = "active experts",
+         .value =
+             fill("%1 of %2", {std::to_string(rec.activeExperts), std::to_string(r.experts())}),
+         .source = "experts that got any token this step"},
+        {.label = "Switch aux loss",
+         .value = formatSignificant(rec.auxLoss),
+         .source = "α·E·Σf·P, α at uniform routing; not trained on"},
     };
     return Frames{{bars, chart, facts}};
 }
@@ -268,10 +282,10 @@ Frames auxLossStep(const MoeRuns& r, double t) {
     for (const MoeRoutingSim* s : {&*r.none, &*r.aux})
         for (const MoeStepRecord& rec : s->history())
             top = std::max(top, rec.auxLoss);
-    loss.x = {"training step", false, 1.0, static_cast<double>(r.steps)};
-    loss.y = {"aux loss", false, 0.0, top * 1.1};
+    loss.x = {.title = "training step", .min = 1.0, .max = static_cast<double>(r.steps)};
+    loss.y = {.title = "aux loss", .min = 0.0, .max = top * 1.1};
     loss.series.push_back(
-        flatLine(concat("α = ", formatSignificant(r.config.auxAlpha), ": its minimum"),
+        flatLine(fill("α = %1: its minimum", {formatSignificant(r.config.auxAlpha)}),
                  r.config.auxAlpha, 1, r.steps));
     loss.series.push_back(historySeries(*r.none, Balancing::None, 0, i, &MoeStepRecord::auxLoss));
     loss.series.push_back(
@@ -280,12 +294,12 @@ Frames auxLossStep(const MoeRuns& r, double t) {
     ChartMarker m;
     m.at = {static_cast<double>(rec.step), rec.auxLoss};
     m.label = formatSignificant(rec.auxLoss);
-    m.tooltip = concat("aux loss at step ", std::to_string(rec.step), ": ",
-                       formatSignificant(rec.auxLoss), " (", kSwitch, ")");
+    m.tooltip = fill("aux loss at step %1: %2 (%3)",
+                     {std::to_string(rec.step), formatSignificant(rec.auxLoss), kSwitch});
     m.colorIndex = kAuxColour;
     m.emphasis = true;
     loss.markers.push_back(m);
-    loss.footnote = concat("f_i: share of assignments, P_i: mean router probability; ", kSwitch);
+    loss.footnote = fill("f_i: share of assignments, P_i: mean router probability; %1", {kSwitch});
     return Frames{{bars, chart, loss}};
 }
 
@@ -295,56 +309,62 @@ Frames biasStep(const MoeRuns& r, double t) {
     ChartFrame chart = maxLoadChart(r, {Balancing::None, Balancing::AuxLoss, Balancing::Bias}, i);
     FactsFrame facts;
     facts.title =
-        concat("Step ", std::to_string(r.bias->history()[toIndex(i)].step), ": three routers");
+        fill("Step %1: three routers", {std::to_string(r.bias->history()[toIndex(i)].step)});
     for (Balancing b : {Balancing::None, Balancing::AuxLoss, Balancing::Bias}) {
         const MoeRoutingSim& s = b == Balancing::None      ? *r.none
                                  : b == Balancing::AuxLoss ? *r.aux
                                                            : *r.bias;
         const MoeStepRecord& rec = s.history()[toIndex(i)];
-        facts.rows.push_back({routerName(b),
-                              concat(formatShare(rec.maxLoadFraction), " max, ",
-                                     std::to_string(rec.activeExperts), " active"),
-                              b == Balancing::Bias      ? kDeepSeek
-                              : b == Balancing::AuxLoss ? kSwitch
-                                                        : kToy,
-                              b == r.chosen});
+        facts.rows.push_back(
+            {.label = routerName(b),
+             .value = fill("%1 max, %2 active",
+                           {formatShare(rec.maxLoadFraction), std::to_string(rec.activeExperts)}),
+             .source = b == Balancing::Bias      ? kDeepSeek
+                       : b == Balancing::AuxLoss ? kSwitch
+                                                 : kToy,
+             .emphasis = b == r.chosen});
     }
     const std::vector<double>& bias = r.bias->bias();
     facts.rows.push_back(
-        {"bias range (final)",
-         concat(formatSignificant(*std::min_element(bias.begin(), bias.end())), " to ",
-                formatSignificant(*std::max_element(bias.begin(), bias.end()))),
-         concat("±γ = ", formatSignificant(r.config.biasGamma),
-                " per step, selection only; DeepSeek used 0.001")});
+        {.label = "bias range (final)",
+         .value =
+             fill("%1 to %2", {formatSignificant(*std::min_element(bias.begin(), bias.end())),
+                               formatSignificant(*std::max_element(bias.begin(), bias.end()))}),
+         .source = fill("±γ = %1 per step, selection only; DeepSeek used 0.001",
+                        {formatSignificant(r.config.biasGamma)})});
     return Frames{{bars, chart, facts}};
 }
 
 BarChartFrame capacityBars(const MoeRuns& r, const ExpertDispatch& d, const std::string& who,
                            double axisMax) {
     BarChartFrame f;
-    f.title = concat(who, ": capacity factor ", formatSignificant(r.capacityFactor));
-    f.caption = concat(std::to_string(d.droppedAssignments), " of ",
-                       std::to_string(r.config.topK * r.config.tokens), " assignments dropped (",
-                       formatShare(droppedFraction(d, r.config)), "), ",
-                       std::to_string(d.tokensFullyDropped),
-                       d.tokensFullyDropped == 1 ? " token" : " tokens", " lost every expert");
+    f.title = fill("%1: capacity factor %2", {who, formatSignificant(r.capacityFactor)});
+    f.caption =
+        fill("%1 of %2 assignments dropped (%3), %4 lost every expert",
+             {std::to_string(d.droppedAssignments), std::to_string(r.config.topK * r.config.tokens),
+              formatShare(droppedFraction(d, r.config)),
+              formatCount(d.tokensFullyDropped, "token", "tokens")});
     f.series = {"kept", "dropped"};
     f.axisTitle = "token assignments per expert";
     f.axisMax = axisMax;
     for (int e = 0; e < r.experts(); ++e) {
         BarCategory c;
         c.label = expertLabel(r, e);
-        c.tip = concat("expert ", std::to_string(e), " on GPU ", std::to_string(r.gpuOf(e)));
+        c.tip = fill("expert %1 on GPU %2", {std::to_string(e), std::to_string(r.gpuOf(e))});
         const double kept = static_cast<double>(d.kept[toIndex(e)]);
         const double dropped = static_cast<double>(d.dropped[toIndex(e)]);
-        c.segments.push_back({kept, 0, concat(c.tip, ": ", formatSignificant(kept), " kept")});
+        c.segments.push_back({.value = kept,
+                              .series = 0,
+                              .tip = fill("%1: %2 kept", {c.tip, formatSignificant(kept)})});
         c.segments.push_back(
-            {dropped, 1,
-             concat(c.tip, ": ", formatSignificant(dropped), " dropped (skip the expert)")});
+            {.value = dropped,
+             .series = 1,
+             .tip = fill("%1: %2 dropped (skip the expert)", {c.tip, formatSignificant(dropped)})});
         f.categories.push_back(c);
     }
-    f.references.push_back({static_cast<double>(r.capacity),
-                            concat("capacity ⌈k·T/E·C⌉ = ", std::to_string(r.capacity))});
+    f.references.push_back(
+        {.value = static_cast<double>(r.capacity),
+         .label = fill("capacity ⌈k·T/E·C⌉ = %1", {std::to_string(r.capacity)})});
     return f;
 }
 
@@ -356,20 +376,30 @@ Frames capacityStep(const MoeRuns& r, double) {
     BarChartFrame balanced = capacityBars(r, r.capBalanced, routerName(r.chosen), axisMax);
     ChartFrame c;
     c.title = "Dropped assignments vs capacity factor";
-    c.x = {"capacity factor C", false, r.dropUniform.front().x, r.dropUniform.back().x};
-    c.y = {"dropped (% of k·T)", false, 0.0, 100.0};
-    ChartSeries a{"collapsed router", r.dropCollapsed, ChartSeries::Style::Line, kNoneColour};
-    ChartSeries b{routerName(r.chosen), r.dropBalanced, ChartSeries::Style::Line,
-                  r.chosen == Balancing::AuxLoss ? kAuxColour : kBiasColour};
-    ChartSeries u{"uniform routing", r.dropUniform, ChartSeries::Style::Dashed, kRefColour};
+    c.x = {.title = "capacity factor C",
+           .min = r.dropUniform.front().x,
+           .max = r.dropUniform.back().x};
+    c.y = {.title = "dropped (% of k·T)", .min = 0.0, .max = 100.0};
+    ChartSeries a{.name = "collapsed router",
+                  .points = r.dropCollapsed,
+                  .style = ChartSeries::Style::Line,
+                  .colorIndex = kNoneColour};
+    ChartSeries b{.name = routerName(r.chosen),
+                  .points = r.dropBalanced,
+                  .style = ChartSeries::Style::Line,
+                  .colorIndex = r.chosen == Balancing::AuxLoss ? kAuxColour : kBiasColour};
+    ChartSeries u{.name = "uniform routing",
+                  .points = r.dropUniform,
+                  .style = ChartSeries::Style::Dashed,
+                  .colorIndex = kRefColour};
     c.series = {u, a, b};
     for (const auto* d : {&r.capCollapsed, &r.capBalanced}) {
         ChartMarker m;
         m.at = {r.capacityFactor, droppedFraction(*d, r.config) * 100.0};
         m.label = formatShare(droppedFraction(*d, r.config));
-        m.tooltip =
-            concat(formatShare(droppedFraction(*d, r.config)),
-                   " dropped at C = ", formatSignificant(r.capacityFactor), "; capacity ", kSwitch);
+        m.tooltip = fill("%1 dropped at C = %2; capacity %3",
+                         {formatShare(droppedFraction(*d, r.config)),
+                          formatSignificant(r.capacityFactor), kSwitch});
         m.colorIndex = d == &r.capCollapsed ? a.colorIndex : b.colorIndex;
         m.emphasis = true;
         c.markers.push_back(m);
@@ -381,11 +411,12 @@ Frames capacityStep(const MoeRuns& r, double) {
 BarChartFrame trafficBars(const MoeRuns& r, const ExpertParallelTraffic& a, const std::string& who,
                           double axisMax) {
     BarChartFrame f;
-    f.title = concat(who, ": all-to-all dispatch into each GPU");
-    f.caption = r.gpus == 1
-                    ? std::string("one GPU holds every expert: nothing crosses a GPU")
-                    : concat(formatBytes(a.totalBytes), " dispatch + combine, ",
-                             formatSi(a.timeS, "s"), " on ", linkName(a.bottleneck), " per layer");
+    f.title = fill("%1: all-to-all dispatch into each GPU", {who});
+    f.caption =
+        r.gpus == 1
+            ? std::string("one GPU holds every expert: nothing crosses a GPU")
+            : fill("%1 dispatch + combine, %2 on %3 per layer",
+                   {formatBytes(a.totalBytes), formatSi(a.timeS, "s"), linkName(a.bottleneck)});
     colourByGpu(r, f);
     f.axisTitle = "bytes received per GPU";
     f.unit = BarValueUnit::Bytes;
@@ -393,15 +424,17 @@ BarChartFrame trafficBars(const MoeRuns& r, const ExpertParallelTraffic& a, cons
     for (int g = 0; g < r.gpus; ++g) {
         BarCategory c;
         c.label = r.gpus <= 16 || g % (r.gpus / 4) == 0 ? std::to_string(g) : std::string();
-        c.tip = concat("GPU ", std::to_string(g), ": sends ", formatBytes(a.sentPerGpu[toIndex(g)]),
-                       ", receives ", formatBytes(a.receivedPerGpu[toIndex(g)]));
-        c.segments.push_back({a.receivedPerGpu[toIndex(g)], g % 10, c.tip});
+        c.tip = fill("GPU %1: sends %2, receives %3",
+                     {std::to_string(g), formatBytes(a.sentPerGpu[toIndex(g)]),
+                      formatBytes(a.receivedPerGpu[toIndex(g)])});
+        c.segments.push_back(
+            {.value = a.receivedPerGpu[toIndex(g)], .series = g % 10, .tip = c.tip});
         f.categories.push_back(c);
     }
     if (r.gpus > 1)
-        f.references.push_back(
-            {r.a2aUniform.receivedPerGpu.front(),
-             concat("uniform routing ", formatBytes(r.a2aUniform.receivedPerGpu.front()))});
+        f.references.push_back({.value = r.a2aUniform.receivedPerGpu.front(),
+                                .label = fill("uniform routing %1",
+                                              {formatBytes(r.a2aUniform.receivedPerGpu.front())})});
     const auto hottest = std::max_element(a.receivedPerGpu.begin(), a.receivedPerGpu.end());
     f.emphasis = r.gpus > 1 ? static_cast<int>(hottest - a.receivedPerGpu.begin()) : -1;
     return f;
@@ -417,19 +450,24 @@ Frames allToAllStep(const MoeRuns& r, double) {
     BarChartFrame collapsed = trafficBars(r, r.a2aCollapsed, "Collapsed router", axisMax);
     BarChartFrame balanced = trafficBars(r, r.a2aBalanced, routerName(r.chosen), axisMax);
     FactsFrame facts;
-    facts.title = concat("All-to-all per MoE layer, ", std::to_string(r.gpus), "-way EP");
-    const std::string shape = concat("h = ", std::to_string(kMoeScenarioHidden), ", BF16");
+    facts.title = fill("All-to-all per MoE layer, %1-way EP", {std::to_string(r.gpus)});
+    const std::string shape = fill("h = %1, BF16", {std::to_string(kMoeScenarioHidden)});
     facts.rows = {
-        {"bytes crossing GPUs", formatBytes(r.a2aBalanced.totalBytes),
-         concat("2·T·k·h·b·(N−1)/N, the same for any routing; ", shape), true},
-        {"busiest GPU, collapsed", formatBytes(busiest(r.a2aCollapsed)),
-         "the GPU holding the hot experts receives their tokens"},
-        {concat("busiest GPU, ", routerName(r.chosen)), formatBytes(busiest(r.a2aBalanced)),
-         "≈ (T/N)·k·h·b·(N−1)/N when balanced"},
-        {"time, collapsed vs balanced",
-         concat(formatSi(r.a2aCollapsed.timeS, "s"), " vs ", formatSi(r.a2aBalanced.timeS, "s")),
-         concat("dispatch + combine on ", linkName(r.a2aBalanced.bottleneck),
-                " (GShard; nccl-tests doc/PERFORMANCE.md)")},
+        {.label = "bytes crossing GPUs",
+         .value = formatBytes(r.a2aBalanced.totalBytes),
+         .source = fill("2·T·k·h·b·(N−1)/N, the same for any routing; %1", {shape}),
+         .emphasis = true},
+        {.label = "busiest GPU, collapsed",
+         .value = formatBytes(busiest(r.a2aCollapsed)),
+         .source = "the GPU holding the hot experts receives their tokens"},
+        {.label = fill("busiest GPU, %1", {routerName(r.chosen)}),
+         .value = formatBytes(busiest(r.a2aBalanced)),
+         .source = "≈ (T/N)·k·h·b·(N−1)/N when balanced"},
+        {.label = "time, collapsed vs balanced",
+         .value = fill("%1 vs %2",
+                       {formatSi(r.a2aCollapsed.timeS, "s"), formatSi(r.a2aBalanced.timeS, "s")}),
+         .source = fill("dispatch + combine on %1 (GShard; nccl-tests doc/PERFORMANCE.md)",
+                        {linkName(r.a2aBalanced.bottleneck)})},
     };
     return Frames{{collapsed, balanced, facts}};
 }
@@ -437,12 +475,13 @@ Frames allToAllStep(const MoeRuns& r, double) {
 BarChartFrame servingBars(const MoeRuns& r, const MoeServingBatch& b, const std::string& who,
                           double axisMax) {
     BarChartFrame f = expertBars(r, b.perExpert, axisMax);
-    f.title = concat(who, ": serving ", std::to_string(r.requests), " requests");
-    f.caption = concat("largest expert batch ", std::to_string(b.largest), " vs mean ",
-                       formatSignificant(b.mean), ": straggler ×", formatSignificant(b.straggler),
-                       ", ", std::to_string(b.idleExperts), " experts idle");
+    f.title = fill("%1: serving %2 requests", {who, std::to_string(r.requests)});
+    f.caption = fill("largest expert batch %1 vs mean %2: straggler ×%3, %4 experts idle",
+                     {std::to_string(b.largest), formatSignificant(b.mean),
+                      formatSignificant(b.straggler), std::to_string(b.idleExperts)});
     f.axisTitle = "tokens per expert batch";
-    f.references = {{b.mean, concat("mean k·B/E = ", formatSignificant(b.mean))}};
+    f.references = {
+        {.value = b.mean, .label = fill("mean k·B/E = %1", {formatSignificant(b.mean)})}};
     const auto hottest = std::max_element(b.perExpert.begin(), b.perExpert.end());
     f.emphasis = static_cast<int>(hottest - b.perExpert.begin());
     return f;
@@ -457,13 +496,16 @@ Frames servingStep(const MoeRuns& r, double) {
     facts.title = "The layer waits for its largest expert batch";
     for (const auto* b : {&r.serveCollapsed, &r.serveBalanced})
         facts.rows.push_back(
-            {b == &r.serveCollapsed ? "collapsed router" : routerName(r.chosen),
-             concat("×", formatSignificant(b->straggler), " (", std::to_string(b->largest), " vs ",
-                    formatSignificant(b->mean), ")"),
-             concat(std::to_string(b->idleExperts), " experts idle; ", kToy),
-             b == &r.serveCollapsed});
-    facts.rows.push_back({"the largest batch sets", "the layer's time",
-                          "the other experts' GPUs wait; a capacity limit drops tokens instead"});
+            {.label = b == &r.serveCollapsed ? "collapsed router" : routerName(r.chosen),
+             .value =
+                 fill("×%1 (%2 vs %3)", {formatSignificant(b->straggler),
+                                         std::to_string(b->largest), formatSignificant(b->mean)}),
+             .source = fill("%1 experts idle; %2", {std::to_string(b->idleExperts), kToy}),
+             .emphasis = b == &r.serveCollapsed});
+    facts.rows.push_back(
+        {.label = "the largest batch sets",
+         .value = "the layer's time",
+         .source = "the other experts' GPUs wait; a capacity limit drops tokens instead"});
     return Frames{{collapsed, balanced, facts}};
 }
 
@@ -530,17 +572,16 @@ Story MoeRoutingScenario::build(const Params& p, const ScenarioInputs&) const {
     r->chosen = *parseBalancing(p.text("balancing"));
     r->capacityFactor = p.number("capacity-factor");
     if (c.experts % r->gpus != 0)
-        throw std::invalid_argument(concat("expert-parallel GPUs (", std::to_string(r->gpus),
-                                           ") must divide the experts (", std::to_string(c.experts),
-                                           ")"));
+        throw std::invalid_argument(fill("expert-parallel GPUs (%1) must divide the experts (%2)",
+                                         {std::to_string(r->gpus), std::to_string(c.experts)}));
     // One run of S steps and two of S/2 after the shared first half.
     const double work =
         static_cast<double>(c.tokens) * c.experts * (r->steps + 2.0 * (r->steps - r->switchAt));
     if (work > kWorkBudget)
         throw std::invalid_argument(
-            concat("tokens × experts × steps is too much to simulate interactively (",
-                   formatSi(work, ""), " router updates, at most ", formatSi(kWorkBudget, ""),
-                   "): lower the tokens, experts or steps"));
+            fill("tokens × experts × steps is too much to simulate interactively (%1 router "
+                 "updates, at most %2): lower the tokens, experts or steps",
+                 {formatSi(work, ""), formatSi(kWorkBudget, "")}));
     r->capacity = expertCapacity(c.tokens, c.experts, c.topK, r->capacityFactor);
 
     // The router trains without balancing; halfway, copies of it switch balancing on.
@@ -590,11 +631,11 @@ Story MoeRoutingScenario::build(const Params& p, const ScenarioInputs&) const {
 
     Story story;
     story.provenance =
-        concat("modeled on CPU: toy router, ", std::to_string(c.tokens), " tokens × d ",
-               std::to_string(c.dim), ", ", std::to_string(c.experts), " experts, top-",
-               std::to_string(c.topK), ", ", std::to_string(r->steps),
-               " training steps (balancing from step ", std::to_string(r->switchAt + 1), "), seed ",
-               std::to_string(c.seed));
+        fill("modeled on CPU: toy router, %1 tokens × d %2, %3 experts, top-%4, %5 "
+             "training steps (balancing from step %6), seed %7",
+             {std::to_string(c.tokens), std::to_string(c.dim), std::to_string(c.experts),
+              std::to_string(c.topK), std::to_string(r->steps), std::to_string(r->switchAt + 1),
+              std::to_string(c.seed)});
     story.steps.push_back(
         {"A learned top-k gate routes tokens to experts on GPUs",
          "Each token's gate scores every expert; the k best get the token. Experts are split "

@@ -1,5 +1,7 @@
 #include "moe/moe_routing_sim.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,11 +14,8 @@ namespace {
 constexpr std::array<const char*, 3> kBalancingNames = {"none", "aux-loss", "bias"};
 
 void require(bool ok, const char* field, const char* what) {
-    if (ok)
-        return;
-    std::string m = field;
-    m.append(" ").append(what);
-    throw std::invalid_argument(m);
+    if (!ok)
+        throw std::invalid_argument(fill("%1 %2", {field, what}));
 }
 
 double dot(const double* a, const double* b, std::size_t n) {

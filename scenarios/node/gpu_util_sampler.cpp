@@ -37,8 +37,8 @@ UtilisationSample utilisationOver(const std::vector<KernelSpan>& kernels, double
         const double s = std::max(k.startS, fromS), e = std::min(k.endS, toS);
         if (e <= s)
             continue;
-        bounds.push_back({s, k.smFraction, 1});
-        bounds.push_back({e, -k.smFraction, -1});
+        bounds.push_back({.t = s, .share = k.smFraction, .count = 1});
+        bounds.push_back({.t = e, .share = -k.smFraction, .count = -1});
     }
     std::sort(bounds.begin(), bounds.end());
     double busy = 0, smTime = 0, share = 0, at = fromS;

@@ -1,5 +1,7 @@
 #include "node/nccl_channels.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -10,8 +12,9 @@ namespace {
 
 void checkShape(int hosts, int gpusPerHost) {
     if (hosts < 1 || gpusPerHost < 1)
-        throw std::invalid_argument("a ring needs at least one server with one GPU, got " +
-                                    std::to_string(hosts) + " × " + std::to_string(gpusPerHost));
+        throw std::invalid_argument(
+            fill("a ring needs at least one server with one GPU, got %1 × %2",
+                 {std::to_string(hosts), std::to_string(gpusPerHost)}));
 }
 
 } // namespace
@@ -19,8 +22,8 @@ void checkShape(int hosts, int gpusPerHost) {
 std::vector<ModeledRing> modeledRings(int hosts, int gpusPerHost, int channels) {
     checkShape(hosts, gpusPerHost);
     if (channels < 1 || channels > 32)
-        throw std::invalid_argument("channels must be between 1 and 32, got " +
-                                    std::to_string(channels));
+        throw std::invalid_argument(
+            fill("channels must be between 1 and 32, got %1", {std::to_string(channels)}));
     std::vector<ModeledRing> rings;
     for (int c = 0; c < channels; ++c) {
         ModeledRing ring;
@@ -41,8 +44,8 @@ int heapParent(int index) {
 std::vector<ModeledTreeEdge> modeledTree(int hosts, int gpusPerHost, int tree) {
     checkShape(hosts, gpusPerHost);
     if (tree != 0 && tree != 1)
-        throw std::invalid_argument("NCCL's double binary tree has trees 0 and 1, got " +
-                                    std::to_string(tree));
+        throw std::invalid_argument(
+            fill("NCCL's double binary tree has trees 0 and 1, got %1", {std::to_string(tree)}));
     // Tree 1 numbers the servers from the other end, so its inner nodes are tree 0's leaves.
     const auto serverAt = [&](int position) { return tree == 0 ? position : hosts - 1 - position; };
     std::vector<ModeledTreeEdge> edges;
@@ -51,9 +54,13 @@ std::vector<ModeledTreeEdge> modeledTree(int hosts, int gpusPerHost, int tree) {
         const int head = h * gpusPerHost; // the GPU whose NIC talks to the other servers
         const int parentPos = heapParent(pos);
         if (parentPos >= 0)
-            edges.push_back({tree, serverAt(parentPos) * gpusPerHost, head, true});
+            edges.push_back({.tree = tree,
+                             .parent = serverAt(parentPos) * gpusPerHost,
+                             .child = head,
+                             .crossesHosts = true});
         for (int k = 1; k < gpusPerHost; ++k)
-            edges.push_back({tree, head + k - 1, head + k, false});
+            edges.push_back(
+                {.tree = tree, .parent = head + k - 1, .child = head + k, .crossesHosts = false});
     }
     return edges;
 }

@@ -1,6 +1,6 @@
 #include "node/nccl_log_topology.h"
 
-#include "engine/prefixed.h"
+#include "engine/sentence.h"
 #include "imported/ncu_kernels.h"
 #include "node/node_diagram.h"
 #include "node/node_routes.h"
@@ -116,13 +116,14 @@ NodeTopologyFrame ncclLogTopology(const NcclLogData& log, const std::string& pat
                 if (route.parts.empty() || route.parts.back() != part)
                     route.parts.push_back(part);
         }
-        route.tip = prefixed("channel ", std::to_string(ring.channel)) +
-                    prefixed(" ring: ", std::to_string(ring.ranks.size())) + " ranks;";
+        // The ring, then one " n × transport" per transport it uses, then the file.
+        route.tip = fill("channel %1 ring: %2 ranks;",
+                         {std::to_string(ring.channel), std::to_string(ring.ranks.size())});
         for (const auto& [name, n] : transports)
-            route.tip += prefixed(" ", std::to_string(n)) + " × " + name;
-        route.tip += prefixed(" (from ", fileNameOf(path)) + ")";
+            route.tip.append(fill(" %1 × %2", {std::to_string(n), name}));
+        route.tip.append(fill(" (from %1)", {fileNameOf(path)}));
         f.routes.push_back(std::move(route));
-        f.routeClasses.push_back(prefixed("ring, channel ", std::to_string(ring.channel)));
+        f.routeClasses.push_back(fill("ring, channel %1", {std::to_string(ring.channel)}));
     }
     // Channel 0's tree: parent → child hops, dashed.
     const int treeClass = static_cast<int>(f.routeClasses.size());
@@ -141,22 +142,25 @@ NodeTopologyFrame ncclLogTopology(const NcclLogData& log, const std::string& pat
             route.colorIndex = treeClass;
             route.dashed = true;
             route.packetsPerS = 2;
-            route.tip = prefixed("tree, channel 0: rank ", std::to_string(t.rank)) + " → rank " +
-                        std::to_string(child);
+            route.tip = fill("tree, channel 0: rank %1 → rank %2",
+                             {std::to_string(t.rank), std::to_string(child)});
             f.routes.push_back(std::move(route));
             anyTree = true;
         }
     }
     if (anyTree)
         f.routeClasses.push_back("tree, channel 0");
-    f.title = prefixed("Your NCCL log on the servers: ", fileNameOf(path));
-    f.caption = std::to_string(log.nranks.value_or(0)) + " ranks on " +
-                std::to_string(place.hosts.size()) + " host(s); " +
-                std::to_string(drawnChannels.size()) +
-                prefixed(" of ", std::to_string(log.channels)) + " channels drawn";
-    if (place.ranksNotDrawn > 0)
-        f.caption += prefixed("; ", std::to_string(place.ranksNotDrawn)) + " ranks not drawn";
-    f.caption += ". Server layout assumed DGX-style; GPU = the log's cudaDev.";
+    f.title = fill("Your NCCL log on the servers: %1", {fileNameOf(path)});
+    const std::string drawnText =
+        fill("%1 ranks on %2 host(s); %3 of %4 channels drawn",
+             {std::to_string(log.nranks.value_or(0)), std::to_string(place.hosts.size()),
+              std::to_string(drawnChannels.size()), std::to_string(log.channels)});
+    f.caption =
+        place.ranksNotDrawn > 0
+            ? fill("%1; %2 ranks not drawn. Server layout assumed DGX-style; GPU = the "
+                   "log's cudaDev.",
+                   {drawnText, std::to_string(place.ranksNotDrawn)})
+            : fill("%1. Server layout assumed DGX-style; GPU = the log's cudaDev.", {drawnText});
     return f;
 }
 

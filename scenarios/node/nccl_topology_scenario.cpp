@@ -4,7 +4,7 @@
 #include "collectives/collective_cost.h"
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
-#include "engine/prefixed.h"
+#include "engine/sentence.h"
 #include "imported/comm_graph_builder.h"
 #include "imported/ncu_kernels.h"
 #include "node/collective_wait_timeline.h"
@@ -72,14 +72,13 @@ NodeTopologyFrame serverFrame(const NcclTopologyModel& m, double phaseS) {
     const NodeDiagram& d = m.server;
     NodeTopologyFrame f = d.frame();
     const NodeBandwidths& bw = d.bandwidths();
-    f.title = "One server: 8 × " + m.gpu->name + ", NVSwitch, 4 PCIe switches, 8 NICs";
+    f.title = fill("One server: 8 × %1, NVSwitch, 4 PCIe switches, 8 NICs", {m.gpu->name});
     NodeRoute nvlink;
     nvlink.parts = hopParts(d, 0, 1, HopTransport::NvLink);
     nvlink.colorIndex = 0;
     nvlink.packetsPerS = kPacketsAtFastest;
-    nvlink.tip =
-        "GPU 0 → GPU 1 over NVLink through the NVSwitch: " + formatSi(bw.nvlinkGBs * 1e9, "B/s") +
-        " per direction";
+    nvlink.tip = fill("GPU 0 → GPU 1 over NVLink through the NVSwitch: %1 per direction",
+                      {formatSi(bw.nvlinkGBs * 1e9, "B/s")});
     // GPU 0 → GPU 2 without NVLink: up through PCIe switch 0, across CPU 0's root complex, down
     // switch 1 (NCCL calls this distance PHB).
     NodeRoute pcie;
@@ -87,13 +86,15 @@ NodeTopologyFrame serverFrame(const NcclTopologyModel& m, double phaseS) {
                   d.gpuPart(0, 2)};
     pcie.colorIndex = 1;
     pcie.packetsPerS = kPacketsAtFastest * bw.pcieGBs / bw.nvlinkGBs;
-    pcie.tip = "GPU 0 → GPU 2 over PCIe through CPU 0: at most " +
-               formatSi(bw.pcieGBs * 1e9, "B/s") + " per direction, sharing the switches' uplinks";
+    pcie.tip = fill("GPU 0 → GPU 2 over PCIe through CPU 0: at most %1 per direction, sharing "
+                    "the switches' uplinks",
+                    {formatSi(bw.pcieGBs * 1e9, "B/s")});
     f.routes = {nvlink, pcie};
     f.routeClasses = {"NVLink: GPU 0 → GPU 1", "PCIe: GPU 0 → GPU 2"};
     f.phaseS = phaseS;
-    f.caption = "Packets per second ∝ bandwidth: NVLink " + formatSi(bw.nvlinkGBs * 1e9, "B/s") +
-                " vs PCIe " + formatSi(bw.pcieGBs * 1e9, "B/s") + " per direction; " + kLayout;
+    f.caption =
+        fill("Packets per second ∝ bandwidth: NVLink %1 vs PCIe %2 per direction; %3",
+             {formatSi(bw.nvlinkGBs * 1e9, "B/s"), formatSi(bw.pcieGBs * 1e9, "B/s"), kLayout});
     return f;
 }
 
@@ -101,19 +102,22 @@ FactsFrame linkFacts(const NcclTopologyModel& m) {
     const NodeBandwidths& bw = m.server.bandwidths();
     const GpuSpec& g = *m.gpu;
     FactsFrame f;
-    f.title = "Link classes, per direction (" + g.name + ")";
-    f.rows.push_back({"NVLink per GPU", formatSi(bw.nvlinkGBs * 1e9, "B/s"),
-                      "half of " + formatSignificant(g.value("nvlink_bidirectional_gbs"), 4) +
-                          " GB/s bidirectional · " + cat().citation(g, "nvlink_bidirectional_gbs"),
-                      true});
+    f.title = fill("Link classes, per direction (%1)", {g.name});
+    f.rows.push_back({.label = "NVLink per GPU",
+                      .value = formatSi(bw.nvlinkGBs * 1e9, "B/s"),
+                      .source = fill("half of %1 GB/s bidirectional · %2",
+                                     {formatSignificant(g.value("nvlink_bidirectional_gbs"), 4),
+                                      cat().citation(g, "nvlink_bidirectional_gbs")}),
+                      .emphasis = true});
     f.rows.push_back({"PCIe x16", formatSi(bw.pcieGBs * 1e9, "B/s"),
                       cat().citation(g, "pcie_per_direction_gbs")});
     f.rows.push_back({"NIC", formatSi(bw.nicGBs * 1e9, "B/s"),
-                      formatSignificant(g.value("nic_gbps"), 3) + " Gb/s ÷ 8 · " +
-                          cat().citation(g, "nic_gbps")});
-    f.rows.push_back({"NVLink ÷ PCIe", formatSignificant(bw.nvlinkGBs / bw.pcieGBs, 3) + "×",
+                      fill("%1 Gb/s ÷ 8 · %2", {formatSignificant(g.value("nic_gbps"), 3),
+                                                cat().citation(g, "nic_gbps")})});
+    f.rows.push_back({"NVLink ÷ PCIe",
+                      fill("%1×", {formatSignificant(bw.nvlinkGBs / bw.pcieGBs, 3)}),
                       "why NCCL keeps intra-server traffic on NVLink"});
-    f.rows.push_back({"NVLink ÷ NIC", formatSignificant(bw.nvlinkGBs / bw.nicGBs, 3) + "×",
+    f.rows.push_back({"NVLink ÷ NIC", fill("%1×", {formatSignificant(bw.nvlinkGBs / bw.nicGBs, 3)}),
                       "why tensor parallelism stays inside a server"});
     f.rows.push_back({"Per PCIe switch", "2 GPUs + 2 NICs", kLayout});
     return f;
@@ -132,19 +136,21 @@ NodeTopologyFrame ringsFrame(const NcclTopologyModel& m, double phaseS) {
         r.packetsPerS = kPacketsPerRing;
         const int entry = ring.order.front() % NodeDiagram::kGpusPerHost;
         const int exit = ring.order[NodeDiagram::kGpusPerHost - 1] % NodeDiagram::kGpusPerHost;
-        r.tip = prefixed("channel ", std::to_string(c)) + " ring: enters each server at GPU " +
-                std::to_string(entry) + ", leaves from GPU " + std::to_string(exit) +
-                (m.hosts > 1 ? prefixed(" through NIC ", std::to_string(exit)) : std::string());
+        r.tip = fill(m.hosts > 1 ? "channel %1 ring: enters each server at GPU %2, leaves from "
+                                   "GPU %3 through NIC %3"
+                                 : "channel %1 ring: enters each server at GPU %2, leaves from "
+                                   "GPU %3",
+                     {std::to_string(c), std::to_string(entry), std::to_string(exit)});
         f.routes.push_back(r);
-        f.routeClasses.push_back(prefixed("ring, channel ", std::to_string(c)));
+        f.routeClasses.push_back(fill("ring, channel %1", {std::to_string(c)}));
     }
-    f.title = prefixed("NCCL rings: ", std::to_string(m.channels)) + " channels over " +
-              std::to_string(m.hosts * NodeDiagram::kGpusPerHost) + " GPUs";
+    f.title =
+        fill("NCCL rings: %1 channels over %2 GPUs",
+             {std::to_string(m.channels), std::to_string(m.hosts * NodeDiagram::kGpusPerHost)});
     f.phaseS = phaseS;
-    f.caption = prefixed("modeled ring orders; ", std::to_string(drawn)) + " of " +
-                std::to_string(m.channels) +
-                " channels drawn. Each channel enters a server at a different GPU, so the "
-                "channels use different NICs";
+    f.caption = fill("modeled ring orders; %1 of %2 channels drawn. Each channel enters a server "
+                     "at a different GPU, so the channels use different NICs",
+                     {std::to_string(drawn), std::to_string(m.channels)});
     return f;
 }
 
@@ -152,19 +158,21 @@ FactsFrame ringFacts(const NcclTopologyModel& m) {
     const NodeBandwidths& bw = m.cluster.bandwidths();
     const int n = m.hosts * NodeDiagram::kGpusPerHost;
     FactsFrame f;
-    f.title = "Ring all-reduce of " + formatBytes(m.messageBytes) + " over " + std::to_string(n) +
-              " GPUs";
+    f.title = fill("Ring all-reduce of %1 over %2 GPUs",
+                   {formatBytes(m.messageBytes), std::to_string(n)});
     const int nicsUsed = m.hosts > 1 ? std::min(m.channels, NodeDiagram::kGpusPerHost) : 0;
     f.rows.push_back({"Channels", std::to_string(m.channels),
                       "each a ring over every GPU; the buffer is split across channels"});
     f.rows.push_back({"NICs used per server", std::to_string(nicsUsed),
                       m.hosts > 1 ? "one per channel, up to 8" : "one server: no network"});
-    f.rows.push_back({"Ring bus bandwidth", formatSi(m.ringBusGBs * 1e9, "B/s"),
-                      m.hosts > 1 ? "min(NVLink " + formatSi(bw.nvlinkGBs * 1e9, "B/s") + ", " +
-                                        std::to_string(nicsUsed) + " × NIC " +
-                                        formatSi(bw.nicGBs * 1e9, "B/s") + ")"
-                                  : std::string("NVLink per GPU"),
-                      true});
+    f.rows.push_back(
+        {.label = "Ring bus bandwidth",
+         .value = formatSi(m.ringBusGBs * 1e9, "B/s"),
+         .source = m.hosts > 1 ? fill("min(NVLink %1, %2 × NIC %3)",
+                                      {formatSi(bw.nvlinkGBs * 1e9, "B/s"),
+                                       std::to_string(nicsUsed), formatSi(bw.nicGBs * 1e9, "B/s")})
+                               : std::string("NVLink per GPU"),
+         .emphasis = true});
     f.rows.push_back({"Ring time (bandwidth term)", formatSi(m.ring.bandwidthS, "s"),
                       "2(N−1)/N · K / B (nccl-tests doc/PERFORMANCE.md)"});
     f.rows.push_back({"Bytes sent per GPU", formatBytes(m.ring.bytesSentPerRank),
@@ -191,20 +199,21 @@ NodeTopologyFrame treesFrame(const NcclTopologyModel& m, double phaseS) {
             for (int k = 0; k < NodeDiagram::kGpusPerHost; ++k)
                 chain.push_back(h * NodeDiagram::kGpusPerHost + k);
             f.routes.push_back(treeRoute(chainParts(m.cluster, chain, false), tree,
-                                         prefixed("tree ", std::to_string(tree)) +
-                                             ": the chain inside server " + std::to_string(h)));
+                                         fill("tree %1: the chain inside server %2",
+                                              {std::to_string(tree), std::to_string(h)})));
         }
         for (const ModeledTreeEdge& e : modeledTree(m.hosts, NodeDiagram::kGpusPerHost, tree))
             if (e.crossesHosts)
                 f.routes.push_back(treeRoute(
                     hopParts(m.cluster, e.parent, e.child, HopTransport::NetworkGpuDirect), tree,
-                    prefixed("tree ", std::to_string(tree)) + ": server " +
-                        std::to_string(e.parent / NodeDiagram::kGpusPerHost) + " → server " +
-                        std::to_string(e.child / NodeDiagram::kGpusPerHost)));
+                    fill("tree %1: server %2 → server %3",
+                         {std::to_string(tree),
+                          std::to_string(e.parent / NodeDiagram::kGpusPerHost),
+                          std::to_string(e.child / NodeDiagram::kGpusPerHost)})));
     }
     f.routeClasses = {"tree 0", "tree 1 (mirrored)"};
-    f.title = "NCCL's double binary tree across " + std::to_string(m.hosts) + " server" +
-              (m.hosts == 1 ? "" : "s");
+    f.title =
+        fill("NCCL's double binary tree across %1", {formatCount(m.hosts, "server", "servers")});
     f.phaseS = phaseS;
     f.caption = "A chain inside each server, binary trees between servers; a server inner in "
                 "one tree is a leaf in the other (Jeaugey, NCCL 2.4 blog, 2019)";
@@ -214,20 +223,22 @@ NodeTopologyFrame treesFrame(const NcclTopologyModel& m, double phaseS) {
 FactsFrame treeFacts(const NcclTopologyModel& m) {
     const int n = m.hosts * NodeDiagram::kGpusPerHost;
     FactsFrame f;
-    f.title = "Trees vs rings, " + std::to_string(n) + " GPUs";
+    f.title = fill("Trees vs rings, %1 GPUs", {std::to_string(n)});
     f.rows.push_back(
         {"Ring latency steps", std::to_string(m.ring.steps), "2(N−1) (Thakur et al. 2005)"});
-    f.rows.push_back({"Tree latency steps", std::to_string(m.tree.steps),
-                      "about 2·log₂(p); NCCL 2.4 blog: logarithmic", true});
+    f.rows.push_back({.label = "Tree latency steps",
+                      .value = std::to_string(m.tree.steps),
+                      .source = "about 2·log₂(p); NCCL 2.4 blog: logarithmic",
+                      .emphasis = true});
     f.rows.push_back({"Tree depth across servers",
                       std::to_string(m.hosts > 1 ? ceilLog2(m.hosts) : 0),
                       "⌈log₂ servers⌉ hops between servers"});
     const auto cross =
         crossoverBytes(AllReduceAlgorithm::Ring, AllReduceAlgorithm::DoubleBinaryTree,
                        std::max(2, n), {kAssumedAlphaS, m.ringBusGBs * 1e9});
-    f.rows.push_back(
-        {"Tree wins below", cross ? formatBytes(*cross) : std::string("never"),
-         "α = " + formatSi(kAssumedAlphaS, "s") + " per step (assumed), B = ring bus bandwidth"});
+    f.rows.push_back({"Tree wins below", cross ? formatBytes(*cross) : std::string("never"),
+                      fill("α = %1 per step (assumed), B = ring bus bandwidth",
+                           {formatSi(kAssumedAlphaS, "s")})});
     return f;
 }
 
@@ -245,10 +256,9 @@ NodeTopologyFrame pathFrame(const NcclTopologyModel& m, bool gpuDirect, double p
         r.packetsPerS = pps;
         if (g == 0)
             r.marks = paths[g].marks;
-        r.tip = prefixed("GPU ", std::to_string(paths[g].gpu)) + " → NIC " +
-                std::to_string(paths[g].nic) + ": " + paths[g].name + ", " +
-                std::to_string(paths[g].pcieHops) + " PCIe hops, " +
-                formatSi(rate.perGpuGBs * 1e9, "B/s") + " with all 8 sending";
+        r.tip = fill("GPU %1 → NIC %2: %3, %4 PCIe hops, %5 with all 8 sending",
+                     {std::to_string(paths[g].gpu), std::to_string(paths[g].nic), paths[g].name,
+                      std::to_string(paths[g].pcieHops), formatSi(rate.perGpuGBs * 1e9, "B/s")});
         f.routes.push_back(r);
     }
     // GPU 0's path on top of the others.
@@ -258,9 +268,9 @@ NodeTopologyFrame pathFrame(const NcclTopologyModel& m, bool gpuDirect, double p
     f.title = gpuDirect ? "GPUDirect RDMA: the NIC reads GPU memory"
                         : "Without GPUDirect: a bounce through host memory";
     f.phaseS = phaseS;
-    f.caption =
-        std::string(gpuDirect ? "Marked: the one DMA. " : "Marked: the copy (1), the DMA (2). ") +
-        "NIC " + nicPlacementName(m.placement) + "; bottleneck " + rate.bottleneck;
+    f.caption = fill(gpuDirect ? "Marked: the one DMA. NIC %1; bottleneck %2"
+                               : "Marked: the copy (1), the DMA (2). NIC %1; bottleneck %2",
+                     {nicPlacementName(m.placement), rate.bottleneck});
     return f;
 }
 
@@ -268,8 +278,10 @@ FactsFrame pathFacts(const NcclTopologyModel& m, bool aboutGpuDirect) {
     const RdmaPath& a = m.gdr.front();
     const RdmaPath& b = m.bounce.front();
     FactsFrame f;
-    f.title = "GPU 0 → NIC " + std::to_string(a.nic) + ": GPUDirect · bounce";
-    const auto both = [](const std::string& x, const std::string& y) { return x + " · " + y; };
+    f.title = fill("GPU 0 → NIC %1: GPUDirect · bounce", {std::to_string(a.nic)});
+    const auto both = [](const std::string& x, const std::string& y) {
+        return fill("%1 · %2", {x, y});
+    };
     const auto yes = [](bool v) { return std::string(v ? "yes" : "no"); };
     f.rows.push_back({"Copies into a memory",
                       both(std::to_string(a.copies), std::to_string(b.copies)),
@@ -277,18 +289,19 @@ FactsFrame pathFacts(const NcclTopologyModel& m, bool aboutGpuDirect) {
     f.rows.push_back({"PCIe x16 hops", both(std::to_string(a.pcieHops), std::to_string(b.pcieHops)),
                       "counted on the drawn path"});
     f.rows.push_back({"Host DRAM traffic per byte",
-                      both(formatSignificant(a.hostMemoryBytesPerByte, 2) + " B",
-                           formatSignificant(b.hostMemoryBytesPerByte, 2) + " B"),
+                      both(fill("%1 B", {formatSignificant(a.hostMemoryBytesPerByte, 2)}),
+                           fill("%1 B", {formatSignificant(b.hostMemoryBytesPerByte, 2)})),
                       "written once, read once by the NIC"});
     f.rows.push_back({"Crosses the CPU link", both(yes(a.crossesCpuLink), yes(b.crossesCpuLink)),
                       "NCCL_NET_GDR_LEVEL sets how far apart NIC and GPU may be for GPUDirect"});
-    f.rows.push_back({"Per GPU, all 8 sending",
-                      both(formatSi(m.gdrRate.perGpuGBs * 1e9, "B/s"),
-                           formatSi(m.bounceRate.perGpuGBs * 1e9, "B/s")),
-                      prefixed("min(NIC, PCIe x16 ÷ paths sharing it): ",
-                               aboutGpuDirect ? m.gdrRate.bottleneck : m.bounceRate.bottleneck),
-                      true});
-    f.rows.push_back({prefixed("Time to send ", formatBytes(m.messageBytes)),
+    f.rows.push_back(
+        {.label = "Per GPU, all 8 sending",
+         .value = both(formatSi(m.gdrRate.perGpuGBs * 1e9, "B/s"),
+                       formatSi(m.bounceRate.perGpuGBs * 1e9, "B/s")),
+         .source = fill("min(NIC, PCIe x16 ÷ paths sharing it): %1",
+                        {aboutGpuDirect ? m.gdrRate.bottleneck : m.bounceRate.bottleneck}),
+         .emphasis = true});
+    f.rows.push_back({fill("Time to send %1", {formatBytes(m.messageBytes)}),
                       both(formatSi(m.messageBytes / (m.gdrRate.perGpuGBs * 1e9), "s"),
                            formatSi(m.messageBytes / (m.bounceRate.perGpuGBs * 1e9), "s")),
                       "bandwidth term only, per GPU"});
@@ -311,26 +324,33 @@ ScheduleFrame waitSchedule(const NcclTopologyModel& m, double t) {
         for (const RankSpan& s : r->spans) {
             const int category =
                 s.kind == SpanKind::Compute ? 0 : (s.kind == SpanKind::Waiting ? 1 : 2);
-            std::string tip = f.categories[static_cast<std::size_t>(category)] + ", iteration " +
-                              std::to_string(s.iteration) + ": " +
-                              formatSi(s.endS - s.startS, "s") + " on " +
-                              formatShare(r->smFraction(s.kind)) + " of the SMs";
-            row.bars.push_back({s.startS, s.endS, ScheduleKind::Compute, "", 0, tip, category});
+            row.bars.push_back(
+                {.startS = s.startS,
+                 .endS = s.endS,
+                 .kind = ScheduleKind::Compute,
+                 .label = "",
+                 .shade = 0,
+                 .tip = fill("%1, iteration %2: %3 on %4 of the SMs",
+                             {f.categories[static_cast<std::size_t>(category)],
+                              std::to_string(s.iteration), formatSi(s.endS - s.startS, "s"),
+                              formatShare(r->smFraction(s.kind))}),
+                 .category = category});
         }
         f.rows.push_back(row);
     }
-    f.caption = "rank 0 spins in NCCL for " + formatSi(m.wait.waitingS, "s") + " of " +
-                formatSi(m.wait.endS, "s") + "; NCCL holds " +
-                std::to_string(m.wait.config.ncclSms) + " of " +
-                std::to_string(m.wait.config.smCount) + " SMs (one block per channel)";
+    f.caption =
+        fill("rank 0 spins in NCCL for %1 of %2; NCCL holds %3 of %4 SMs (one block per "
+             "channel)",
+             {formatSi(m.wait.waitingS, "s"), formatSi(m.wait.endS, "s"),
+              std::to_string(m.wait.config.ncclSms), std::to_string(m.wait.config.smCount)});
     return f;
 }
 
 ChartFrame samplesChart(const NcclTopologyModel& m) {
     ChartFrame c;
-    c.title = "nvidia-smi vs the SMs, per " + formatSi(m.sampleS, "s") + " sample";
-    c.x = {"time (s)", false, 0, m.wait.endS};
-    c.y = {"percent", false, 0, 105};
+    c.title = fill("nvidia-smi vs the SMs, per %1 sample", {formatSi(m.sampleS, "s")});
+    c.x = {.title = "time (s)", .min = 0, .max = m.wait.endS};
+    c.y = {.title = "percent", .min = 0, .max = 105};
     const auto steps = [](const std::vector<UtilisationSample>& s, bool util) {
         std::vector<ChartPoint> p;
         for (const UtilisationSample& x : s) {
@@ -340,21 +360,31 @@ ChartFrame samplesChart(const NcclTopologyModel& m) {
         }
         return p;
     };
-    c.series = {{"0: GPU-Util", steps(m.fastSamples, true), ChartSeries::Style::Line, 0},
-                {"0: SM active", steps(m.fastSamples, false), ChartSeries::Style::Dashed, 0},
-                {"1: GPU-Util", steps(m.slowSamples, true), ChartSeries::Style::Line, 1},
-                {"1: SM active", steps(m.slowSamples, false), ChartSeries::Style::Dashed, 1}};
-    c.footnote = std::string(kNvml) + "; SM activity: mean share of SMs with work";
+    // Per rank: GPU-Util solid, SM activity dashed, in the rank's colour.
+    for (const int rank : {0, 1})
+        for (const bool util : {true, false})
+            c.series.push_back(
+                {.name = fill(util ? "%1: GPU-Util" : "%1: SM active", {std::to_string(rank)}),
+                 .points = steps(rank == 0 ? m.fastSamples : m.slowSamples, util),
+                 .style = util ? ChartSeries::Style::Line : ChartSeries::Style::Dashed,
+                 .colorIndex = rank});
+    c.footnote = fill("%1; SM activity: mean share of SMs with work", {kNvml});
     return c;
 }
 
 ChartFrame sweepChart(const NcclTopologyModel& m) {
     ChartFrame c;
     c.title = "Rank 0 over the run as the other rank slows down";
-    c.x = {"slow rank's extra compute per iteration (ms)", false, 0, m.sweepMaxS * 1e3};
-    c.y = {"percent", false, 0, 105};
-    ChartSeries util{"GPU-Util (NVML)", {}, ChartSeries::Style::Line, 0};
-    ChartSeries sm{"SM activity", {}, ChartSeries::Style::Dashed, 1};
+    c.x = {.title = "slow rank's extra compute per iteration (ms)",
+           .min = 0,
+           .max = m.sweepMaxS * 1e3};
+    c.y = {.title = "percent", .min = 0, .max = 105};
+    ChartSeries util{.name = "GPU-Util (NVML)",
+                     .points = {},
+                     .style = ChartSeries::Style::Line,
+                     .colorIndex = 0};
+    ChartSeries sm{
+        .name = "SM activity", .points = {}, .style = ChartSeries::Style::Dashed, .colorIndex = 1};
     for (const SweepPoint& p : m.sweep) {
         util.points.push_back({p.slowdownS * 1e3, p.fast.gpuUtilPercent});
         sm.points.push_back({p.slowdownS * 1e3, p.fast.smActivityPercent});
@@ -362,18 +392,18 @@ ChartFrame sweepChart(const NcclTopologyModel& m) {
     c.series = {util, sm};
     const UtilisationSample now = utilisationOver(m.wait.fast.kernels(), 0, m.wait.endS);
     const double x = (m.wait.config.slowdownS) * 1e3;
-    c.markers.push_back({{x, now.gpuUtilPercent},
-                         "GPU-Util " + formatPercent(now.gpuUtilPercent),
-                         kNvml,
-                         0,
-                         false,
-                         true});
-    c.markers.push_back({{x, now.smActivityPercent},
-                         "SM activity " + formatPercent(now.smActivityPercent),
-                         "time-average share of SMs busy on rank 0",
-                         1,
-                         false,
-                         false});
+    c.markers.push_back({.at = {x, now.gpuUtilPercent},
+                         .label = fill("GPU-Util %1", {formatPercent(now.gpuUtilPercent)}),
+                         .tooltip = kNvml,
+                         .colorIndex = 0,
+                         .estimate = false,
+                         .emphasis = true});
+    c.markers.push_back({.at = {x, now.smActivityPercent},
+                         .label = fill("SM activity %1", {formatPercent(now.smActivityPercent)}),
+                         .tooltip = "time-average share of SMs busy on rank 0",
+                         .colorIndex = 1,
+                         .estimate = false,
+                         .emphasis = false});
     c.footnote = "Modeled: compute kernels fill the GPU; NCCL's kernel holds one SM per channel";
     return c;
 }
@@ -383,7 +413,10 @@ FactsFrame utilFacts(const NcclTopologyModel& m) {
     const UtilisationSample slow = utilisationOver(m.wait.slow.kernels(), 0, m.wait.endS);
     FactsFrame f;
     f.title = "Over the whole run";
-    f.rows.push_back({"rank 0 GPU-Util", formatPercent(fast.gpuUtilPercent), kNvml, true});
+    f.rows.push_back({.label = "rank 0 GPU-Util",
+                      .value = formatPercent(fast.gpuUtilPercent),
+                      .source = kNvml,
+                      .emphasis = true});
     f.rows.push_back({"rank 0 SM activity", formatPercent(fast.smActivityPercent),
                       "time-average share of SMs with work"});
     f.rows.push_back({"rank 1 GPU-Util", formatPercent(slow.gpuUtilPercent), kNvml});
@@ -492,9 +525,10 @@ std::vector<ParamSpec> NcclTopologyScenario::parameters() const {
 Story NcclTopologyScenario::build(const Params& p, const ScenarioInputs& in) const {
     const std::shared_ptr<const NcclTopologyModel> m = buildModel(p);
     Story story;
-    story.provenance = "modeled on CPU: " + std::to_string(m->hosts) + " DGX-style server(s) of " +
-                       m->gpu->name + " (bandwidths from the catalogue), NCCL rings/trees as " +
-                       "modeled, kernels laid out by the model";
+    story.provenance = fill("modeled on CPU: %1 DGX-style server(s) of %2 (bandwidths from the "
+                            "catalogue), NCCL rings/trees as modeled, kernels laid out by the "
+                            "model",
+                            {std::to_string(m->hosts), m->gpu->name});
     constexpr double kPlayS = 6.0;
     story.steps.push_back(
         {"Inside one server",
@@ -562,9 +596,10 @@ Story NcclTopologyScenario::build(const Params& p, const ScenarioInputs& in) con
         paths.push_back(log.path);
         auto drawn = std::make_shared<const std::pair<NodeTopologyFrame, FactsFrame>>(
             ncclLogTopology(*log.data, log.path, *m->gpu), commGraphFacts(*log.data, log.path));
-        std::string title = "Your NCCL log on the servers";
-        if (imported.ncclLogs.size() > 1)
-            title += " · " + fileNameOf(log.path);
+        const std::string title =
+            imported.ncclLogs.size() > 1
+                ? fill("Your NCCL log on the servers · %1", {fileNameOf(log.path)})
+                : std::string("Your NCCL log on the servers");
         story.steps.insert(
             story.steps.begin() + at++,
             {title,

@@ -1,6 +1,7 @@
 #include "node/node_diagram.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <stdexcept>
 #include <utility>
@@ -36,19 +37,20 @@ NodeDiagram::NodeDiagram(int hosts, const GpuSpec& gpu, std::vector<std::string>
     , m_gpu(&gpu)
     , m_bw(nodeBandwidths(gpu)) {
     if (hosts < 1 || hosts > 8)
-        throw std::invalid_argument("servers must be between 1 and 8, got " +
-                                    std::to_string(hosts));
+        throw std::invalid_argument(
+            fill("servers must be between 1 and 8, got %1", {std::to_string(hosts)}));
     const HardwareCatalogue& cat = HardwareCatalogue::builtin();
     const std::string nvlinkTip =
-        "NVLink to the NVSwitch fabric: " + formatSi(m_bw.nvlinkGBs * 1e9, "B/s") +
-        " per direction per GPU (" + gpu.name + "; " +
-        cat.citation(gpu, "nvlink_bidirectional_gbs") + ")";
-    const std::string pcieTip = "PCIe x16: " + formatSi(m_bw.pcieGBs * 1e9, "B/s") +
-                                " per direction (" + cat.citation(gpu, "pcie_per_direction_gbs") +
-                                ")";
-    const std::string nicTip = "NIC port: " + formatSignificant(gpu.value("nic_gbps"), 3) +
-                               " Gb/s = " + formatSi(m_bw.nicGBs * 1e9, "B/s") +
-                               " per direction (" + cat.citation(gpu, "nic_gbps") + ")";
+        fill("NVLink to the NVSwitch fabric: %1 per direction per GPU (%2; %3)",
+             {formatSi(m_bw.nvlinkGBs * 1e9, "B/s"), gpu.name,
+              cat.citation(gpu, "nvlink_bidirectional_gbs")});
+    const std::string pcieTip =
+        fill("PCIe x16: %1 per direction (%2)",
+             {formatSi(m_bw.pcieGBs * 1e9, "B/s"), cat.citation(gpu, "pcie_per_direction_gbs")});
+    const std::string nicTip =
+        fill("NIC port: %1 Gb/s = %2 per direction (%3)",
+             {formatSignificant(gpu.value("nic_gbps"), 3), formatSi(m_bw.nicGBs * 1e9, "B/s"),
+              cat.citation(gpu, "nic_gbps")});
 
     const double totalW = hosts * kHostW + (hosts - 1) * kHostGap;
     m_network = addPart(NodePartKind::Network, "network", 0, kNetworkY, totalW, kNetworkH,
@@ -58,67 +60,69 @@ NodeDiagram::NodeDiagram(int hosts, const GpuSpec& gpu, std::vector<std::string>
         NodeHost host;
         host.label = static_cast<std::size_t>(h) < hostLabels.size()
                          ? hostLabels[static_cast<std::size_t>(h)]
-                         : "server " + std::to_string(h);
+                         : fill("server %1", {std::to_string(h)});
         host.x = x0;
         host.y = kHostY;
         host.w = kHostW;
         host.h = kHostH;
-        host.tip = host.label + ": 8 × " + gpu.name + ", 8 NICs, 4 PCIe switches, 2 CPU sockets";
+        host.tip =
+            fill("%1: 8 × %2, 8 NICs, 4 PCIe switches, 2 CPU sockets", {host.label, gpu.name});
         m_frame.hosts.push_back(host);
 
         for (int i = 0; i < kGpusPerHost; ++i) {
             const std::string n = std::to_string(i);
-            m_nics.push_back(addPart(NodePartKind::Nic, "NIC " + n, x0 + 2 * i + 0.3, kNicY, 1.4,
-                                     kNicH,
-                                     "NIC " + n + ", beside GPU " + n + " on PCIe switch " +
-                                         std::to_string(switchOf(i)) + ". " + nicTip));
+            m_nics.push_back(addPart(NodePartKind::Nic, fill("NIC %1", {n}), x0 + 2 * i + 0.3,
+                                     kNicY, 1.4, kNicH,
+                                     fill("NIC %1, beside GPU %1 on PCIe switch %2. %3",
+                                          {n, std::to_string(switchOf(i)), nicTip})));
         }
         for (int s = 0; s < kSwitchesPerHost; ++s)
             m_switches.push_back(
-                addPart(NodePartKind::PcieSwitch, "PCIe sw " + std::to_string(s), x0 + 4 * s + 0.3,
-                        kSwitchY, 3.4, kSwitchH,
-                        "PCIe switch " + std::to_string(s) + ": GPUs " + std::to_string(2 * s) +
-                            " and " + std::to_string(2 * s + 1) + ", NICs " +
-                            std::to_string(2 * s) + " and " + std::to_string(2 * s + 1) +
-                            ", one x16 uplink to CPU " + std::to_string(socketOf(s))));
+                addPart(NodePartKind::PcieSwitch, fill("PCIe sw %1", {std::to_string(s)}),
+                        x0 + 4 * s + 0.3, kSwitchY, 3.4, kSwitchH,
+                        fill("PCIe switch %1: GPUs %2 and %3, NICs %2 and %3, one x16 uplink to "
+                             "CPU %4",
+                             {std::to_string(s), std::to_string(2 * s), std::to_string(2 * s + 1),
+                              std::to_string(socketOf(s))})));
         for (int i = 0; i < kGpusPerHost; ++i)
-            m_gpus.push_back(addPart(
-                NodePartKind::Gpu, "GPU " + std::to_string(i), x0 + 2 * i + 0.2, kGpuY, 1.6, kGpuH,
-                gpu.name + " " + std::to_string(i) + " (host " + std::to_string(h) + ")"));
+            m_gpus.push_back(
+                addPart(NodePartKind::Gpu, fill("GPU %1", {std::to_string(i)}), x0 + 2 * i + 0.2,
+                        kGpuY, 1.6, kGpuH,
+                        fill("%1 %2 (host %3)", {gpu.name, std::to_string(i), std::to_string(h)})));
         m_nvSwitches.push_back(addPart(NodePartKind::NvSwitch, "NVSwitch", x0 + 0.2, kNvSwitchY,
                                        kHostW - 0.4, kNvSwitchH,
-                                       "the NVSwitch chips, drawn as one: every GPU reaches every "
-                                       "other at full NVLink bandwidth. " +
-                                           nvlinkTip));
+                                       fill("the NVSwitch chips, drawn as one: every GPU reaches "
+                                            "every other at full NVLink bandwidth. %1",
+                                            {nvlinkTip})));
         for (int s = 0; s < kSockets; ++s) {
             const double cx = x0 + s * kHostW / 2.0;
-            m_cpus.push_back(
-                addPart(NodePartKind::Cpu, "CPU " + std::to_string(s), cx + 0.2, kCpuY,
-                        kHostW / 2.0 - 0.4, kCpuH,
-                        "CPU socket " + std::to_string(s) + ": the PCIe root complex of switches " +
-                            std::to_string(2 * s) + " and " + std::to_string(2 * s + 1)));
-            m_memories.push_back(addPart(NodePartKind::HostMemory, "DRAM " + std::to_string(s),
-                                         cx + 2.0, kDramY, kHostW / 2.0 - 4.0, kDramH,
-                                         "host memory of socket " + std::to_string(s)));
+            m_cpus.push_back(addPart(
+                NodePartKind::Cpu, fill("CPU %1", {std::to_string(s)}), cx + 0.2, kCpuY,
+                kHostW / 2.0 - 0.4, kCpuH,
+                fill("CPU socket %1: the PCIe root complex of switches %2 and %3",
+                     {std::to_string(s), std::to_string(2 * s), std::to_string(2 * s + 1)})));
+            m_memories.push_back(addPart(
+                NodePartKind::HostMemory, fill("DRAM %1", {std::to_string(s)}), cx + 2.0, kDramY,
+                kHostW / 2.0 - 4.0, kDramH, fill("host memory of socket %1", {std::to_string(s)})));
         }
     }
     for (int h = 0; h < hosts; ++h) {
         for (int i = 0; i < kGpusPerHost; ++i) {
             const int sw = switchPart(h, switchOf(i));
             addLink(gpuPart(h, i), sw, NodeLinkKind::Pcie,
-                    "GPU " + std::to_string(i) + ": " + pcieTip);
+                    fill("GPU %1: %2", {std::to_string(i), pcieTip}));
             addLink(nicPart(h, i), sw, NodeLinkKind::Pcie,
-                    "NIC " + std::to_string(i) + ": " + pcieTip);
+                    fill("NIC %1: %2", {std::to_string(i), pcieTip}));
             addLink(gpuPart(h, i), nvSwitchPart(h), NodeLinkKind::NvLink, nvlinkTip);
             addLink(nicPart(h, i), m_network, NodeLinkKind::Network, nicTip);
         }
         for (int s = 0; s < kSwitchesPerHost; ++s)
             addLink(switchPart(h, s), cpuPart(h, socketOf(s)), NodeLinkKind::Pcie,
-                    "uplink of PCIe switch " + std::to_string(s) +
-                        ", shared by its two GPUs and two NICs: " + pcieTip);
+                    fill("uplink of PCIe switch %1, shared by its two GPUs and two NICs: %2",
+                         {std::to_string(s), pcieTip}));
         for (int s = 0; s < kSockets; ++s)
             addLink(cpuPart(h, s), memoryPart(h, s), NodeLinkKind::MemoryBus,
-                    "memory bus of socket " + std::to_string(s));
+                    fill("memory bus of socket %1", {std::to_string(s)}));
         addLink(cpuPart(h, 0), cpuPart(h, 1), NodeLinkKind::CpuLink,
                 "CPU-to-CPU link (UPI / xGMI): crossing it adds a hop NCCL avoids");
     }
@@ -144,8 +148,8 @@ void NodeDiagram::addLink(int a, int b, NodeLinkKind kind, std::string tip) {
 
 int NodeDiagram::checked(int host, int index, int count) const {
     if (host < 0 || host >= m_hosts || index < 0 || index >= count)
-        throw std::out_of_range("no part " + std::to_string(index) + " on server " +
-                                std::to_string(host));
+        throw std::out_of_range(
+            fill("no part %1 on server %2", {std::to_string(index), std::to_string(host)}));
     return host * count + index;
 }
 

@@ -1,5 +1,7 @@
 #include "node/rdma_path.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -64,8 +66,8 @@ NicPlacement parseNicPlacement(std::string_view name) {
         return NicPlacement::SameSwitch;
     if (name == "other-socket")
         return NicPlacement::OtherSocket;
-    throw std::invalid_argument("NIC placement must be same-switch or other-socket, got '" +
-                                std::string(name) + "'");
+    throw std::invalid_argument(
+        fill("NIC placement must be same-switch or other-socket, got '%1'", {name}));
 }
 
 std::string nicPlacementName(NicPlacement p) {
@@ -80,9 +82,11 @@ RdmaPath gpuDirectPath(const NodeDiagram& d, int gpu, NicPlacement placement) {
     p.nic = nicFor(gpu, placement);
     p.parts = throughSwitches(d, gpu, p.nic, {});
     p.copies = 0;
-    p.marks.push_back({indexOf(p.parts, d.nicPart(0, p.nic)), "1",
-                       "DMA: the NIC reads the payload straight out of GPU " + std::to_string(gpu) +
-                           "'s memory over PCIe; no copy, host memory untouched"});
+    p.marks.push_back({.hop = indexOf(p.parts, d.nicPart(0, p.nic)),
+                       .label = "1",
+                       .tip = fill("DMA: the NIC reads the payload straight out of GPU %1's "
+                                   "memory over PCIe; no copy, host memory untouched",
+                                   {std::to_string(gpu)})});
     countHops(d, p);
     return p;
 }
@@ -104,12 +108,14 @@ RdmaPath hostBouncePath(const NodeDiagram& d, int gpu, NicPlacement placement) {
     p.parts = throughSwitches(d, gpu, p.nic, middle);
     p.copies = 1;
     p.hostMemoryBytesPerByte = 2.0;
-    p.marks.push_back({indexOf(p.parts, d.memoryPart(0, nicSocket)), "1",
-                       "copy: GPU " + std::to_string(gpu) +
-                           " writes the payload into a pinned buffer in host memory (DRAM " +
-                           std::to_string(nicSocket) + ")"});
-    p.marks.push_back({indexOf(p.parts, d.nicPart(0, p.nic)), "2",
-                       "DMA: the NIC reads the buffer back out of host memory"});
+    p.marks.push_back({.hop = indexOf(p.parts, d.memoryPart(0, nicSocket)),
+                       .label = "1",
+                       .tip = fill("copy: GPU %1 writes the payload into a pinned buffer in host "
+                                   "memory (DRAM %2)",
+                                   {std::to_string(gpu), std::to_string(nicSocket)})});
+    p.marks.push_back({.hop = indexOf(p.parts, d.nicPart(0, p.nic)),
+                       .label = "2",
+                       .tip = "DMA: the NIC reads the buffer back out of host memory"});
     countHops(d, p);
     return p;
 }
@@ -140,9 +146,10 @@ SustainedRate sustainedRate(const NodeDiagram& d, const std::vector<RdmaPath>& p
         if (share < r.perGpuGBs) {
             r.perGpuGBs = share;
             r.sharedBy = n;
-            r.bottleneck = f.parts[static_cast<std::size_t>(link.first)].label + " → " +
-                           f.parts[static_cast<std::size_t>(link.second)].label + " (" +
-                           std::to_string(n) + " paths on one x16 direction)";
+            r.bottleneck =
+                fill("%1 → %2 (%3 paths on one x16 direction)",
+                     {f.parts[static_cast<std::size_t>(link.first)].label,
+                      f.parts[static_cast<std::size_t>(link.second)].label, std::to_string(n)});
         }
     }
     return r;

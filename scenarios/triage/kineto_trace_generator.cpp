@@ -2,6 +2,7 @@
 
 #include "collectives/collective_cost.h"
 #include "engine/seeded_random.h"
+#include "engine/sentence.h"
 #include "import/byte_source.h"
 #include "import/importers.h"
 
@@ -177,13 +178,13 @@ std::string traceText(const TraceGeneratorConfig& c, int r, const RankTimeline& 
         out += name;
         out += "\"}},\n";
     };
-    meta("process_name", gpuPid, "0", "GPU " + std::to_string(device));
+    meta("process_name", gpuPid, "0", fill("GPU %1", {std::to_string(device)}));
     meta("thread_name", gpuPid, std::to_string(kComputeStream),
-         "stream " + std::to_string(kComputeStream));
+         fill("stream %1", {std::to_string(kComputeStream)}));
     meta("thread_name", gpuPid, std::to_string(kCommStream),
-         "stream " + std::to_string(kCommStream));
+         fill("stream %1", {std::to_string(kCommStream)}));
     meta("process_name", cpuPid, "0", "python3");
-    meta("thread_name", cpuPid, cpuPid, "thread " + cpuPid + " (python3)");
+    meta("thread_name", cpuPid, cpuPid, fill("thread %1 (python3)", {cpuPid}));
     for (const StepMark& s : rank.steps) {
         out += "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#";
         out += std::to_string(s.number);
@@ -322,7 +323,11 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
                 for (int r = 0; r < n; ++r) {
                     RankTimeline& rank = ranks[static_cast<std::size_t>(r)];
                     const std::int64_t e = enter[static_cast<std::size_t>(r)];
-                    rank.kernels.push_back({kAllReduce, e, end - e, kCommStream, 8});
+                    rank.kernels.push_back({.name = kAllReduce,
+                                            .startNs = e,
+                                            .durNs = end - e,
+                                            .stream = kCommStream,
+                                            .grid = 8});
                     rank.commFreeNs = end;
                 }
             }
@@ -333,8 +338,9 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
             rank.clockNs = std::max(rank.clockNs, rank.commFreeNs);
             const KernelSpec adam[] = {{kAdam, 700, 1320}, {kAdam, 650, 1320}};
             runKernels(rank, rng, adam, 2);
-            rank.steps.push_back({100 + step, stepStart[static_cast<std::size_t>(r)] - ns(40.0),
-                                  rank.clockNs + ns(30.0)});
+            rank.steps.push_back({.number = 100 + step,
+                                  .startNs = stepStart[static_cast<std::size_t>(r)] - ns(40.0),
+                                  .endNs = rank.clockNs + ns(30.0)});
             rank.clockNs += ns(400.0 + 500.0 * rng.uniform()); // data loading: the GPU idles
         }
     }
@@ -354,7 +360,8 @@ std::shared_ptr<const ChromeTraceResult> importKinetoText(std::string text,
     auto source = ByteSource::fromMemory(std::move(text), name);
     auto parsed = chromeTraceImporter().parse(*source, {});
     if (auto* err = std::get_if<ImportError>(&parsed))
-        throw std::runtime_error("generated trace rejected by the importer: " + err->describe());
+        throw std::runtime_error(
+            fill("generated trace rejected by the importer: %1", {err->describe()}));
     auto& result = std::get<std::unique_ptr<ImportResult>>(parsed);
     auto* trace = dynamic_cast<ChromeTraceResult*>(result.get());
     if (!trace)
@@ -368,9 +375,9 @@ generateImportedTraces(const TraceGeneratorConfig& c) {
     std::vector<std::shared_ptr<const ChromeTraceResult>> out;
     int r = 0;
     for (auto& text : generateKinetoTraces(c))
-        out.push_back(importKinetoText(std::move(text), "generated-" +
-                                                            triageCaseName(c.triageCase) + "-rank" +
-                                                            std::to_string(r++) + ".json"));
+        out.push_back(importKinetoText(
+            std::move(text),
+            fill("generated-%1-rank%2.json", {triageCaseName(c.triageCase), std::to_string(r++)})));
     return out;
 }
 

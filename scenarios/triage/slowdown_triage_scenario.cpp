@@ -2,6 +2,7 @@
 
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "triage/kineto_trace_generator.h"
 #include "triage/rank_analysis.h"
 #include "triage/triage_verdict.h"
@@ -73,24 +74,26 @@ std::string ms(double us) {
 
 std::string verdictText(const TriageVerdict& v) {
     if (v.stragglerRank)
-        return v.verdict + " (rank " + std::to_string(*v.stragglerRank) + ")";
+        return fill("%1 (rank %2)", {v.verdict, std::to_string(*v.stragglerRank)});
     return v.verdict;
 }
 
 FactsFrame figuresTable(const std::string& title, const Triaged& t, const std::string& source) {
     FactsFrame f;
     f.title = title;
-    f.rows.push_back({"verdict", verdictText(t.verdict),
-                      "rules in the answer card; every figure " + source, true});
+    f.rows.push_back({.label = "verdict",
+                      .value = verdictText(t.verdict),
+                      .source = fill("rules in the answer card; every figure %1", {source}),
+                      .emphasis = true});
     // The two figures the verdict turns on as the value; the rest on the line below, so
     // every row fits a slide column.
     for (const RankFigures& r : t.figures) {
         const bool straggler = t.verdict.stragglerRank && *t.verdict.stragglerRank == r.rank;
-        f.rows.push_back({"rank " + std::to_string(r.rank),
-                          "compute " + ms(r.computeUs) + " · wait " + ms(r.waitUs),
-                          "comm " + ms(r.commUs) + " · overlap " +
-                              formatSignificant(r.overlapPct, 3) + " % · idle " + ms(r.idleUs),
-                          straggler});
+        f.rows.push_back({.label = fill("rank %1", {std::to_string(r.rank)}),
+                          .value = fill("compute %1 · wait %2", {ms(r.computeUs), ms(r.waitUs)}),
+                          .source = fill("comm %1 · overlap %2 · idle %3",
+                                         {ms(r.commUs), formatPercent(r.overlapPct), ms(r.idleUs)}),
+                          .emphasis = straggler});
     }
     return f;
 }
@@ -100,7 +103,7 @@ TimelineFrame timeline(const std::string& title, const Triaged& t, const std::ve
     TimelineFrame f;
     f.title = title;
     f.gpuOnly = gpuOnly;
-    f.caption = "verdict: " + verdictText(t.verdict);
+    const std::string verdict = fill("verdict: %1", {verdictText(t.verdict)});
     std::vector<std::size_t> shown;
     for (std::size_t i = 0; i < t.stores.size() && shown.size() < maxLanes; ++i)
         shown.push_back(i);
@@ -113,13 +116,15 @@ TimelineFrame timeline(const std::string& title, const Triaged& t, const std::ve
     }
     for (const std::size_t i : shown) {
         const bool straggler = t.verdict.stragglerRank && *t.verdict.stragglerRank == ranks[i];
-        f.lanes.push_back({t.stores[i],
-                           "rank " + std::to_string(ranks[i]) + (straggler ? " (straggler)" : ""),
-                           straggler});
+        f.lanes.push_back({.store = t.stores[i],
+                           .label = fill(straggler ? "rank %1 (straggler)" : "rank %1",
+                                         {std::to_string(ranks[i])}),
+                           .emphasis = straggler});
     }
-    if (shown.size() < t.stores.size())
-        f.caption += " · " + std::to_string(shown.size()) + " of " +
-                     std::to_string(t.stores.size()) + " ranks shown";
+    f.caption = shown.size() < t.stores.size()
+                    ? fill("%1 · %2 of %3 ranks shown",
+                           {verdict, std::to_string(shown.size()), std::to_string(t.stores.size())})
+                    : verdict;
     return f;
 }
 
@@ -130,15 +135,16 @@ std::string caseNarration(TriageCase c, const TraceGeneratorConfig& cfg) {
                "keeps computing: most communication hides under compute, only the last "
                "bucket is exposed. This is the baseline the other cases are read against.";
     case TriageCase::Straggler:
-        return "Rank " + std::to_string(cfg.stragglerRank) + " computes " +
-               formatSignificant(cfg.stragglerSlowdown, 3) +
-               "× slower. Nobody fails: every other rank reaches each all-reduce early and "
-               "waits inside it, so their NCCL kernels grow while the straggler's stay short.";
+        return fill(
+            "Rank %1 computes %2× slower. Nobody fails: every other rank reaches each "
+            "all-reduce early and waits inside it, so their NCCL kernels grow while the "
+            "straggler's stay short.",
+            {std::to_string(cfg.stragglerRank), formatSignificant(cfg.stragglerSlowdown, 3)});
     case TriageCase::Fabric:
-        return "Every collective takes " + formatSignificant(cfg.fabricSlowdown, 3) +
-               "× longer on every rank (a degraded link, a congested switch). Compute is "
-               "unchanged and still overlaps, but the all-reduces run past the backward pass "
-               "on every rank alike.";
+        return fill("Every collective takes %1× longer on every rank (a degraded link, a "
+                    "congested switch). Compute is unchanged and still overlaps, but the "
+                    "all-reduces run past the backward pass on every rank alike.",
+                    {formatSignificant(cfg.fabricSlowdown, 3)});
     case TriageCase::BrokenOverlap:
         return "The same all-reduces, launched only after the whole backward pass (a sync "
                "in the training loop, a hook that waits): overlap drops to zero and all "
@@ -214,9 +220,9 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
     base.steps = static_cast<int>(p.integer("steps"));
     base.stragglerRank = static_cast<int>((base.seed * std::uint64_t{2654435761} + 7u) %
                                           static_cast<unsigned>(base.ranks));
-    const std::string modeled = "modeled on CPU: seeded generator (seed " +
-                                std::to_string(base.seed) + ", " + std::to_string(base.ranks) +
-                                " ranks), parsed by the Kineto importer";
+    const std::string modeled = fill("modeled on CPU: seeded generator (seed %1, %2 ranks), "
+                                     "parsed by the Kineto importer",
+                                     {std::to_string(base.seed), std::to_string(base.ranks)});
     Story story;
     story.provenance = modeled;
 
@@ -233,15 +239,17 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
             files += std::filesystem::path(t.result->path).filename().string();
         }
         const auto mine = std::make_shared<const Triaged>(triage(traces, ranks));
-        const std::string origin = "IMPORTED: " + files;
-        story.provenance = origin + " · lesson steps " + modeled;
+        const std::string origin = fill("IMPORTED: %1", {files});
+        story.provenance = fill("%1 · lesson steps %2", {origin, modeled});
         story.steps.push_back(
-            {"Your traces: " + std::to_string(traces.size()) + " rank" +
-                 (traces.size() == 1 ? "" : "s") + ", verdict " + verdictText(mine->verdict),
-             "Your files, one per rank, analysed with the same rules as the lesson: " +
-                 mine->verdict.evidence + ".",
+            {fill("Your traces: %1, verdict %2",
+                  {formatCount(static_cast<long long>(traces.size()), "rank", "ranks"),
+                   verdictText(mine->verdict)}),
+             fill("Your files, one per rank, analysed with the same rules as the lesson: %1.",
+                  {mine->verdict.evidence}),
              6.0, [mine, ranks, origin](double) {
-                 TimelineFrame tl = timeline("Your ranks · " + origin, *mine, ranks, false, 64);
+                 TimelineFrame tl =
+                     timeline(fill("Your ranks · %1", {origin}), *mine, ranks, false, 64);
                  FactsFrame facts =
                      figuresTable("Your ranks · per rank", *mine, "from your trace's kernels");
                  return Frames{{tl, facts}};
@@ -259,13 +267,13 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
         const auto t = cases.back();
         const std::string title = triageCaseTitle(c);
         story.steps.push_back(
-            {title + ": verdict " + verdictText(t->verdict),
-             caseNarration(c, cfg) + " Evidence: " + t->verdict.evidence + ".", 6.0,
+            {fill("%1: verdict %2", {title, verdictText(t->verdict)}),
+             fill("%1 Evidence: %2.", {caseNarration(c, cfg), t->verdict.evidence}), 6.0,
              [t, ranks, title](double) {
-                 TimelineFrame tl =
-                     timeline(title + " · generated (modeled, not measured)", *t, ranks, true, 16);
-                 FactsFrame facts =
-                     figuresTable(title + " · per rank", *t, "from the generated trace's kernels");
+                 TimelineFrame tl = timeline(
+                     fill("%1 · generated (modeled, not measured)", {title}), *t, ranks, true, 16);
+                 FactsFrame facts = figuresTable(fill("%1 · per rank", {title}), *t,
+                                                 "from the generated trace's kernels");
                  return Frames{{tl, facts}};
              }});
     }
@@ -283,8 +291,8 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
              std::int64_t longest = 0;
              std::size_t i = 0;
              for (const TriageCase c : allTriageCases()) {
-                 views.push_back(
-                     timeline(triageCaseTitle(c) + " · generated", *cases[i++], ranks, true, 4));
+                 views.push_back(timeline(fill("%1 · generated", {triageCaseTitle(c)}), *cases[i++],
+                                          ranks, true, 4));
                  const auto [lo, hi] = timeSpan(views.back());
                  views.back().viewStartNs = lo;
                  longest = std::max(longest, hi - lo);

@@ -1,6 +1,7 @@
 #include "triage/triage_verdict.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 
@@ -93,19 +94,20 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
             wait[s] <= minOtherWait && othersWait - wait[s] >= kWaitShareOfExcess * excess) {
             v.verdict = "straggler";
             v.stragglerRank = ranks[s].rank;
-            v.evidence = "rank " + std::to_string(ranks[s].rank) + " computes " + time(compute[s]) +
-                         ", " + formatPercent(100.0 * excess / othersCompute) +
-                         " more than the other ranks' median " + time(othersCompute) +
-                         "; it waits least in collectives (" + time(wait[s]) +
-                         ") while the others wait " + time(othersWait) + " (median)";
+            v.evidence = fill("rank %1 computes %2, %3 more than the other ranks' median %4; it "
+                              "waits least in collectives (%5) while the others wait %6 (median)",
+                              {std::to_string(ranks[s].rank), time(compute[s]),
+                               formatPercent(100.0 * excess / othersCompute), time(othersCompute),
+                               time(wait[s]), time(othersWait)});
             return v;
         }
         if (othersCompute > 0.0 && excess > kStragglerExcess * othersCompute)
-            rejected = "; rank " + std::to_string(ranks[s].rank) + " computes " +
-                       formatPercent(100.0 * excess / othersCompute) +
-                       " more than the others, but they wait only " + time(othersWait - wait[s]) +
-                       " more than it in collectives (less than " + "half the excess " +
-                       time(excess) + "), so it is not what holds them";
+            rejected =
+                fill("; rank %1 computes %2 more than the others, but they wait only %3 "
+                     "more than it in collectives (less than half the excess %4), so it is "
+                     "not what holds them",
+                     {std::to_string(ranks[s].rank), formatPercent(100.0 * excess / othersCompute),
+                      time(othersWait - wait[s]), time(excess)});
     }
 
     const double maxCompute = *std::max_element(compute.begin(), compute.end());
@@ -113,15 +115,15 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
     const bool uniform = maxCompute <= (1.0 + kUniformCompute) * medCompute &&
                          minCompute >= (1.0 - kUniformCompute) * medCompute;
     const std::string computeText =
-        "compute uniform (" + time(minCompute) + " to " + time(maxCompute) + " per rank)";
+        fill("compute uniform (%1 to %2 per rank)", {time(minCompute), time(maxCompute)});
     if (uniform && medComm >= kMaterialComm * medWindow && medHidden < kNoOverlapPct &&
         medExposed >= kExposedShare * medWindow) {
         v.verdict = "overlap";
-        v.evidence = computeText + ", but only " + formatPercent(medOverlap) +
-                     " of communication runs under compute (median; " + formatPercent(medHidden) +
-                     " of what could hide): " + time(medExposed) + " of " + time(medComm) +
-                     " comm is exposed, " + formatPercent(100.0 * medExposed / medWindow) +
-                     " of the window";
+        v.evidence =
+            fill("%1, but only %2 of communication runs under compute (median; %3 of "
+                 "what could hide): %4 of %5 comm is exposed, %6 of the window",
+                 {computeText, formatPercent(medOverlap), formatPercent(medHidden),
+                  time(medExposed), time(medComm), formatPercent(100.0 * medExposed / medWindow)});
         return v;
     }
 
@@ -134,13 +136,13 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
         if (everyRank && minExposed >= kFabricUniform * maxExposed &&
             medWait < kFabricWaitShare * medExposed) {
             v.verdict = "fabric";
-            v.evidence = computeText + " and overlap present (" + formatPercent(medOverlap) +
-                         " of comm, " + formatPercent(medHidden) +
-                         " of what could hide, medians), yet every rank has " + time(minExposed) +
-                         " to " + time(maxExposed) + " of exposed communication (" +
-                         formatPercent(100.0 * medExposed / medWindow) +
-                         " of the window) with little waiting (" + time(medWait) +
-                         " median): the collectives themselves are slow";
+            v.evidence = fill("%1 and overlap present (%2 of comm, %3 of what could hide, "
+                              "medians), yet every rank has %4 to %5 of exposed communication (%6 "
+                              "of the window) with little waiting (%7 median): the collectives "
+                              "themselves are slow",
+                              {computeText, formatPercent(medOverlap), formatPercent(medHidden),
+                               time(minExposed), time(maxExposed),
+                               formatPercent(100.0 * medExposed / medWindow), time(medWait)});
             return v;
         }
     }
@@ -149,11 +151,12 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
     // tells the reader where else to look.
     const double medIdle = median(column(ranks, [](const RankFigures& r) { return r.idleUs; }));
     const double shareOfWindow = 100.0 / std::max(medWindow, 1e-9);
-    v.evidence = "no rule fired: compute " + time(minCompute) + " to " + time(maxCompute) +
-                 " per rank, overlap " + formatPercent(medOverlap) + ", exposed comm " +
-                 formatPercent(medExposed * shareOfWindow) + " and GPU idle " +
-                 formatPercent(medIdle * shareOfWindow) + " of the window (medians), wait " +
-                 time(medWait) + " (median)" + rejected;
+    // `rejected` is empty, or the straggler rule's near miss as its own clause.
+    v.evidence = fill("no rule fired: compute %1 to %2 per rank, overlap %3, exposed comm %4 and "
+                      "GPU idle %5 of the window (medians), wait %6 (median)%7",
+                      {time(minCompute), time(maxCompute), formatPercent(medOverlap),
+                       formatPercent(medExposed * shareOfWindow),
+                       formatPercent(medIdle * shareOfWindow), time(medWait), rejected});
     return v;
 }
 
@@ -163,9 +166,10 @@ TriageVerdict triageVerdict(const std::vector<RankFigures>& ranks, long worldSiz
     TriageVerdict v = applyRules(ranks);
     const auto present = static_cast<long>(ranks.size());
     if (present > 0 && worldSize > present)
-        v.evidence.append(" (only " + std::to_string(present) + " of " + std::to_string(worldSize) +
-                          " ranks in the set: a rank outside it can hold the collectives "
-                          "unseen, and wait is measured against the ranks present)");
+        v.evidence.append(fill(" (only %1 of %2 ranks in the set: a rank outside it can hold the "
+                               "collectives unseen, and wait is measured against the ranks "
+                               "present)",
+                               {std::to_string(present), std::to_string(worldSize)}));
     return v;
 }
 
