@@ -6,6 +6,13 @@
 
 namespace wb {
 
+double allReduceLowerBoundBytes(int ranks, double bytes) {
+    if (ranks < 1)
+        throw std::invalid_argument("all-reduce needs at least 1 rank");
+    const double n = ranks;
+    return 2.0 * (n - 1.0) / n * bytes;
+}
+
 namespace {
 struct AlgorithmName {
     AllReduceAlgorithm algorithm;
@@ -45,14 +52,14 @@ Affine affineCost(AllReduceAlgorithm a, int n, const AlphaBeta& ab) {
     if (!(ab.bandwidthBytesPerS > 0.0) || !(ab.alphaS >= 0.0))
         throw std::invalid_argument("α must be ≥ 0 and bandwidth > 0");
     const double B = ab.bandwidthBytesPerS;
-    const double dn = n;
     switch (a) {
     case AllReduceAlgorithm::Ring: {
         // Reduce-scatter then all-gather, N−1 rounds each; every round each rank sends one
         // K/N chunk to its successor while receiving one, links full-duplex:
         //   t = 2(N−1)α + 2(N−1)/N · K/B,   bytes sent per rank = 2(N−1)K/N.
+        // The ring sends exactly the all-reduce lower bound.
         const int steps = 2 * (n - 1);
-        const double perByte = 2.0 * (dn - 1.0) / dn;
+        const double perByte = allReduceLowerBoundBytes(n, 1.0);
         return {steps * ab.alphaS, perByte / B, perByte, steps};
     }
     case AllReduceAlgorithm::Tree: {
@@ -179,7 +186,7 @@ double busbwFactor(Collective c, int ranks) {
     const double n = ranks;
     switch (c) {
     case Collective::AllReduce:
-        return 2.0 * (n - 1.0) / n; // each rank sends and receives 2(n−1)/n · S
+        return allReduceLowerBoundBytes(ranks, 1.0); // each rank moves 2(n−1)/n · S
     case Collective::AllGather:
     case Collective::ReduceScatter:
     case Collective::AllToAll:

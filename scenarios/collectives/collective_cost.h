@@ -44,6 +44,13 @@ int ceilLog2(int n); // ⌈log₂ n⌉ for n ≥ 1
 // Cost of all-reducing `bytes` (K) across `ranks` (N ≥ 2) with the given algorithm.
 AllReduceCost allReduceCost(AllReduceAlgorithm a, int ranks, double bytes, const AlphaBeta& ab);
 
+// The fewest bytes any all-reduce algorithm must send per rank (Patarasuk & Yuan, JPDC 2009):
+// every rank ends with the full reduced K bytes, of which only its own 1/N can be finished
+// without data from others, and every byte it contributes must leave it once to be reduced
+// and the result of each other rank's share must reach it: (N−1)/N · K received in the
+// reduction and again in the distribution, 2(N−1)K/N in all. The ring meets it exactly.
+double allReduceLowerBoundBytes(int ranks, double bytes);
+
 // Ring cost of any collective over `ranks` equal links, for K = `bytes` as nccl-tests counts
 // it (the whole array for all-gather/reduce-scatter/all-to-all, the buffer for the others):
 //   all-reduce: allReduceCost(Ring) = 2(N−1)α + 2(N−1)/N · K/B

@@ -26,6 +26,11 @@ using Style = ChartSeries::Style;
 constexpr const char* kAlphaBetaSource = "α-β model: Thakur, Rabenseifner & Gropp 2005";
 constexpr const char* kNcclTestsSource = "nccl-tests doc/PERFORMANCE.md";
 constexpr const char* kZeroSource = "ZeRO §7.1; Megatron-LM 2021 §3.3.1";
+constexpr const char* kLowerBoundSource =
+    "Patarasuk & Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations "
+    "(JPDC 2009)";
+constexpr const char* kTreeSource = "Jeaugey, Massively Scale Your Deep Learning Training with "
+                                    "NCCL 2.4 (NVIDIA blog, 2019)";
 
 struct Setup {
     int ranks;
@@ -149,6 +154,107 @@ FactsFrame byteFacts(const Setup& s, const RingFrame& frame) {
     f.rows.push_back({.label = "Limit as N grows",
                       .value = fill("2K = %1", {formatBytes(2.0 * s.bytes)}),
                       .source = kZeroSource});
+    return f;
+}
+
+// Every value the slides may quote, in the unit of its quantity.
+std::vector<ResultValue> ringResults(const Setup& s, const RingAllReduceSim& sim) {
+    const int n = s.ranks;
+    std::vector<ResultValue> out{{"GPUs N", n},
+                                 {"rounds per phase N−1", n - 1},
+                                 {"rounds in all 2(N−1)", 2 * (n - 1)},
+                                 {"phases", 2},
+                                 {"the one in N−1", 1},
+                                 {"message K", s.bytes},
+                                 {"chunk K/N", s.bytes / n},
+                                 {"bytes per GPU 2(N−1)K/N", sim.bytesTarget()},
+                                 {"bytes per GPU after reduce-scatter", sim.bytesTarget() / 2.0},
+                                 {"bytes per GPU ÷ K", sim.bytesTarget() / s.bytes},
+                                 {"limit 2K", 2.0 * s.bytes},
+                                 {"latency α", s.ab.alphaS},
+                                 {"link bandwidth B", s.ab.bandwidthBytesPerS}};
+    for (auto a : kAllAlgorithms) {
+        const auto c = allReduceCost(a, n, s.bytes, s.ab);
+        const std::string name = algorithmName(a);
+        out.push_back({fill("%1 time", {name}), c.timeS});
+        out.push_back({fill("%1 latency part", {name}), c.latencyS});
+        out.push_back({fill("%1 bandwidth part", {name}), c.bandwidthS});
+        out.push_back({fill("%1 bytes per GPU", {name}), c.bytesSentPerRank});
+        out.push_back({fill("%1 steps", {name}), c.steps});
+        out.push_back({fill("%1 algbw", {name}), c.algbwBytesPerS});
+        out.push_back({fill("%1 busbw", {name}), c.busbwBytesPerS});
+        out.push_back({fill("%1 busbw factor", {name}), c.busbwFactor});
+    }
+    if (const auto k =
+            crossoverBytes(AllReduceAlgorithm::Ring, AllReduceAlgorithm::DoubleBinaryTree, n, s.ab))
+        out.push_back({"ring = double binary tree at", *k});
+    return out;
+}
+
+// Which chunk each GPU has finished after reduce-scatter, read from the simulation's holdings
+// (the chunk whose copy holds every GPU's data), with the indexes as the step's results.
+struct OwnedChunks {
+    FactsFrame facts;
+    std::vector<ResultValue> results;
+};
+
+OwnedChunks ownedChunks(const RingFrame& f) {
+    OwnedChunks out;
+    const ContributorMask all =
+        f.ranks >= 64 ? ~ContributorMask{0} : (ContributorMask{1} << f.ranks) - 1;
+    out.facts.title =
+        fill("Finished chunks after %1", {formatCount(f.roundsInPhase, "round", "rounds")});
+    out.results.push_back({"rounds in the phase", f.roundsInPhase});
+    for (int r = 0; r < f.ranks; ++r) {
+        const auto& chunks = f.holdings[static_cast<std::size_t>(r)];
+        const auto it = std::find(chunks.begin(), chunks.end(), all);
+        const int c = it == chunks.end() ? -1 : static_cast<int>(it - chunks.begin());
+        out.results.push_back({"GPU", r});
+        out.results.push_back({"its finished chunk", c});
+        out.facts.rows.push_back(
+            {.label = fill("GPU %1", {std::to_string(r)}),
+             .value = c < 0 ? std::string("none yet") : fill("chunk %1", {std::to_string(c)}),
+             .source = "simulation: the copy that holds every GPU's data"});
+    }
+    return out;
+}
+
+// Bytes each GPU sends, per algorithm, against the lower bound every all-reduce must meet:
+// the ring's two phases are the bound's two halves; the trees send more.
+BarChartFrame boundChart(const Setup& s) {
+    const int n = s.ranks;
+    const double half = allReduceLowerBoundBytes(n, s.bytes) / 2.0;
+    BarChartFrame f;
+    f.title =
+        fill("Bytes each GPU sends · K = %1, N = %2", {formatBytes(s.bytes), std::to_string(n)});
+    f.series = {"reduce: the others' shares of my chunk", "distribute: the chunks I do not own",
+                "tree traffic (up and down)"};
+    f.unit = BarValueUnit::Bytes;
+    f.horizontal = true;
+    f.axisTitle = "bytes sent per GPU";
+    f.categories.push_back({.label = "lower bound",
+                            .segments = {{.value = half, .series = 0, .tip = kLowerBoundSource},
+                                         {.value = half, .series = 1, .tip = kLowerBoundSource}},
+                            .tip = kLowerBoundSource});
+    for (auto a : kAllAlgorithms) {
+        const auto c = allReduceCost(a, n, s.bytes, s.ab);
+        BarCategory bar{.label = algorithmTitle(a), .segments = {}, .tip = kAlphaBetaSource};
+        if (a == AllReduceAlgorithm::Ring)
+            bar.segments = {{.value = half, .series = 0, .tip = "reduce-scatter"},
+                            {.value = half, .series = 1, .tip = "all-gather"}};
+        else
+            bar.segments = {{.value = c.bytesSentPerRank, .series = 2, .tip = kAlphaBetaSource}};
+        f.categories.push_back(std::move(bar));
+    }
+    f.emphasis = 1; // the ring, which meets the bound
+    f.references = {{.value = 2.0 * s.bytes, .label = "2K, the limit as N grows"}};
+    const double ringBytes =
+        allReduceCost(AllReduceAlgorithm::Ring, n, s.bytes, s.ab).bytesSentPerRank;
+    f.caption =
+        fill("The ring sends %1, the bound; the double binary tree %2",
+             {formatBytes(ringBytes),
+              formatBytes(allReduceCost(AllReduceAlgorithm::DoubleBinaryTree, n, s.bytes, s.ab)
+                              .bytesSentPerRank)});
     return f;
 }
 
@@ -460,6 +566,9 @@ std::vector<SourceRef> RingAllReduceScenario::sources() const {
         {"Jeaugey, Massively Scale Your Deep Learning Training with NCCL 2.4 (2019)",
          "https://developer.nvidia.com/blog/massively-scale-deep-learning-training-nccl-2-4/"},
         {"Rajbhandari et al., ZeRO §7.1 (arXiv:1910.02054)", "https://arxiv.org/abs/1910.02054"},
+        {"Patarasuk & Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations "
+         "(JPDC 2009)",
+         "https://doi.org/10.1016/j.jpdc.2008.09.002"},
     };
 }
 
@@ -493,11 +602,22 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
 
     Story story;
     story.provenance = "modeled on CPU: ring all-reduce simulated on real buffers, α-β cost model";
+    const double chunk = s.bytes / n;
+    const double perGpu = sim->bytesTarget();
+    const auto ring = allReduceCost(AllReduceAlgorithm::Ring, n, s.bytes, s.ab);
+    const auto tree = allReduceCost(AllReduceAlgorithm::DoubleBinaryTree, n, s.bytes, s.ab);
+    const auto chosen = allReduceCost(s.algorithm, n, s.bytes, s.ab);
+    const auto cross =
+        crossoverBytes(AllReduceAlgorithm::Ring, AllReduceAlgorithm::DoubleBinaryTree, n, s.ab);
+    story.results = ringResults(s, *sim);
+    const std::string gpus = formatCount(n, "GPU", "GPUs");
+    const std::string rounds1 = formatCount(n - 1, "round", "rounds");
+
     story.steps.push_back(
         {"One buffer per GPU, cut into N chunks",
-         fill("Each of the %1 GPUs holds its own %2 buffer, split into %1 "
-              "chunks of %3. Colours show whose data a chunk contains.",
-              {std::to_string(n), formatBytes(s.bytes), formatBytes(s.bytes / n)}),
+         fill("Each of the %1 holds its own %2 buffer, split into %3 chunks of %4. Colours show "
+              "whose data a chunk contains.",
+              {gpus, formatBytes(s.bytes), std::to_string(n), formatBytes(chunk)}),
          3.0, [sim, n](double t) {
              RingFrame f = sim->initialFrame();
              f.highlightRank = std::min(n - 1, static_cast<int>(t * n));
@@ -505,42 +625,61 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
          }});
     story.steps.push_back(
         {"Reduce-scatter: pass a chunk, add it in",
-         "In each of N−1 rounds every GPU sends one chunk to its right neighbour, which adds it "
-         "to its own copy. All links are busy at once, each carrying K/N.",
+         fill("In each of %1 every GPU sends one %2 chunk to its right neighbour, which adds it "
+              "to its own copy. All %3 links are busy at once.",
+              {rounds1, formatBytes(chunk), std::to_string(n)}),
          static_cast<double>(n - 1) * 1.5, [=](double t) {
              RingFrame f = phaseFrame(0, rounds, t);
              return Frames{{f, byteFacts(s, f)}};
          }});
+    const OwnedChunks owned = ownedChunks(sim->frameAt(rounds - 1, 1.0));
     story.steps.push_back(
         {"Each GPU owns one finished chunk",
-         "After N−1 rounds every GPU holds exactly one chunk that contains everyone's data. "
-         "Half the traffic is done.",
-         3.0, [=](double t) {
+         fill("After %1 every GPU holds exactly one chunk that contains all %2' data, and each "
+              "has sent %3: half of its traffic.",
+              {rounds1, gpus, formatBytes(perGpu / 2.0)}),
+         3.0,
+         [=](double t) {
              RingFrame f = sim->frameAt(rounds - 1, 1.0);
              f.highlightRank = std::min(n - 1, static_cast<int>(t * n));
-             return Frames{{f, byteFacts(s, f)}};
-         }});
+             return Frames{{f, owned.facts}};
+         },
+         owned.results});
     story.steps.push_back(
         {"All-gather: circulate the finished chunks",
-         "N−1 more rounds pass the finished chunks around the ring; now receivers copy instead "
-         "of adding.",
+         fill("%1 more pass the finished chunks around the ring; now receivers copy instead of "
+              "adding, until every GPU holds all %2 reduced chunks.",
+              {rounds1, std::to_string(n)}),
          static_cast<double>(n - 1) * 1.5, [=](double t) {
              RingFrame f = phaseFrame(rounds, rounds, t);
              return Frames{{f, byteFacts(s, f)}};
          }});
     story.steps.push_back(
-        {"Every GPU sent 2(N−1)·K/N bytes",
-         fill("Each GPU sent %1 and received as much: almost 2K, whatever N is. The simulation "
-              "checked that every GPU ends with the exact sum.",
-              {formatBytes(sim->bytesTarget())}),
+        {"Why no algorithm sends less",
+         fill("Each GPU sent %1 and received as much: %2 × K, approaching 2K as N grows. No "
+              "algorithm does better: a GPU must receive the shares of its chunk from the "
+              "other %3 to reduce it, and the %4 chunks it does not own to finish, (N−1)/N of K "
+              "twice.",
+              {formatBytes(perGpu), formatNumber(perGpu / s.bytes),
+               formatCount(n - 1, "GPU", "GPUs"), std::to_string(n - 1)}),
          3.0, [=](double) {
-             RingFrame f = sim->finalFrame();
-             return Frames{{f, byteFacts(s, f)}};
+             return Frames{{sim->finalFrame(), boundChart(s)}};
          }});
+    const std::string verdict =
+        !cross ? fill("the ring is never slower than the double binary tree here (%1 against %2)",
+                      {formatSi(ring.timeS, "s"), formatSi(tree.timeS, "s")})
+        : s.bytes < *cross
+            ? fill("K is below the %1 crossover, so the double binary tree's log₂N latency "
+                   "wins (%2 against the ring's %3)",
+                   {formatBytes(*cross), formatSi(tree.timeS, "s"), formatSi(ring.timeS, "s")})
+            : fill("K is above the %1 crossover, so the ring's fewer bytes win (%2 against the "
+                   "tree's %3)",
+                   {formatBytes(*cross), formatSi(ring.timeS, "s"), formatSi(tree.timeS, "s")});
     story.steps.push_back(
         {"α-β cost: ring against trees",
-         "Ring time is 2(N−1)α + 2(N−1)/N·K/B: optimal bytes, but latency grows with N. Trees "
-         "pay log₂N latency for more bytes, so they win below the crossover.",
+         fill("Ring time is 2(N−1)α + 2(N−1)/N·K/B: optimal bytes, but latency grows with N. "
+              "At K = %1, %2.",
+              {formatBytes(s.bytes), verdict}),
          5.0, [=](double t) {
              const double k =
                  std::exp(std::log(kMinBytes) + t * (std::log(s.bytes) - std::log(kMinBytes)));
@@ -548,11 +687,61 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
          }});
     story.steps.push_back(
         {"Bus bandwidth: what nccl-tests reports",
-         "algbw divides the message by the time; busbw multiplies it by 2(N−1)/N so it can be "
-         "compared with the link's bandwidth.",
+         fill("algbw = K / time = %1 (%2); busbw multiplies it by 2(N−1)/N = %3 to give %4, "
+              "comparable with the link's %5.",
+              {formatSi(chosen.algbwBytesPerS, "B/s"), algorithmTitle(s.algorithm),
+               formatNumber(chosen.busbwFactor), formatSi(chosen.busbwBytesPerS, "B/s"),
+               formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
          4.0, [=](double) {
              return Frames{{busbwChart(s), busbwFacts(s)}};
          }});
+
+    story.whiteboard.question = question();
+    story.whiteboard.points = {
+        {fill("Ring all-reduce is a reduce-scatter then an all-gather, %1 each: every round, "
+              "every GPU passes one %2 chunk (K/N) to its neighbour.",
+              {rounds1, formatBytes(chunk)}),
+         kAlphaBetaSource},
+        {fill("Each GPU sends 2(N−1)·K/N = %1 for K = %2 across %3 (%4 × K, approaching 2K), "
+              "the least any all-reduce can send.",
+              {formatBytes(perGpu), formatBytes(s.bytes), gpus, formatNumber(perGpu / s.bytes)}),
+         kLowerBoundSource},
+        {fill("Time = 2(N−1)α + 2(N−1)/N·K/B = %1 + %2 = %3 with α = %4 and B = %5.",
+              {formatSi(ring.latencyS, "s"), formatSi(ring.bandwidthS, "s"),
+               formatSi(ring.timeS, "s"), formatSi(s.ab.alphaS, "s"),
+               formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
+         kAlphaBetaSource},
+        {fill("A double binary tree costs 2⌈log₂N⌉α + 2K/B = %1: %2.",
+              {formatSi(tree.timeS, "s"),
+               cross ? fill("use it below %1, the ring above", {formatBytes(*cross)})
+                     : std::string("here the ring is never slower")}),
+         kTreeSource},
+        {fill("nccl-tests prints busbw = algbw × 2(N−1)/N = %1 × %2 = %3, comparable with the "
+              "link's %4.",
+              {formatSi(chosen.algbwBytesPerS, "B/s"), formatNumber(chosen.busbwFactor),
+               formatSi(chosen.busbwBytesPerS, "B/s"), formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
+         kNcclTestsSource},
+    };
+    story.checks = {
+        {fill("How many MB does each GPU send in a ring all-reduce of %1 across %2?",
+              {formatBytes(s.bytes), gpus}),
+         perGpu / 1e6, "MB", 0.02,
+         fill("2(N−1)·K/N = 2 × %1 × %2 / %3 = %4.", {std::to_string(n - 1), formatBytes(s.bytes),
+                                                      std::to_string(n), formatBytes(perGpu)})},
+        {fill("What factor turns algbw into busbw for an all-reduce across %1?", {gpus}),
+         ring.busbwFactor, "", 0.01,
+         fill("2(N−1)/N = 2 × %1 / %2 = %3.",
+              {std::to_string(n - 1), std::to_string(n), formatNumber(ring.busbwFactor)})},
+        {fill("How long does the ring take, in µs, with α = %1 and B = %2?",
+              {formatSi(s.ab.alphaS, "s"), formatSi(s.ab.bandwidthBytesPerS, "B/s")}),
+         ring.timeS * 1e6, "µs", 0.05,
+         fill("2(N−1)α + 2(N−1)/N·K/B = %1 + %2 = %3.",
+              {formatSi(ring.latencyS, "s"), formatSi(ring.bandwidthS, "s"),
+               formatSi(ring.timeS, "s")})},
+    };
+    addWhiteboardStep(
+        story, fill("Ring: %1 per GPU in %2 rounds; %3 with this α and B.",
+                    {formatBytes(perGpu), std::to_string(2 * (n - 1)), formatSi(ring.timeS, "s")}));
     const ImportedSet& imported = in.imported;
     {
         std::vector<std::string> paths;

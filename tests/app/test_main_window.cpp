@@ -222,7 +222,7 @@ private slots:
         QVERIFY(field->text().isEmpty());
         QVERIFY(!result->isVisible());
         // A scenario without questions shows no section.
-        w.openScenario("ring-allreduce");
+        w.openScenario("scheduler");
         QVERIFY(w.session()->story().checks.empty());
         QVERIFY(!w.answerCard()->findChild<QLineEdit*>());
         QVERIFY(!w.answerCard()->findChild<QWidget*>("checkYourself")->isVisible());

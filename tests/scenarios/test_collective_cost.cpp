@@ -29,6 +29,21 @@ private slots:
         const auto big = allReduceCost(AllReduceAlgorithm::Ring, 1024, 1e9, AlphaBeta{});
         QVERIFY(std::fabs(big.bytesSentPerRank - 2e9) < 2e9 / 500);
     }
+    // Patarasuk & Yuan (JPDC 2009): no all-reduce sends less than 2(N−1)K/N per rank; the ring
+    // meets the bound exactly and both trees stay above it.
+    void theRingMeetsTheLowerBound() {
+        QCOMPARE(allReduceLowerBoundBytes(4, 1e9), 1.5e9);
+        QCOMPARE(allReduceLowerBoundBytes(1, 1e9), 0.0);
+        for (int n : {2, 3, 8, 64, 1024}) {
+            const double bound = allReduceLowerBoundBytes(n, 1e6);
+            QVERIFY(bound < 2e6);
+            QCOMPARE(allReduceCost(AllReduceAlgorithm::Ring, n, 1e6, {}).bytesSentPerRank, bound);
+            for (auto a : {AllReduceAlgorithm::Tree, AllReduceAlgorithm::DoubleBinaryTree})
+                QVERIFY(allReduceCost(a, n, 1e6, {}).bytesSentPerRank >= bound);
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, allReduceLowerBoundBytes(0, 1.0));
+    }
+
     void ringTimeIsAlphaBeta_data() {
         QTest::addColumn<int>("n");
         QTest::addColumn<double>("k");
