@@ -26,6 +26,9 @@ using Style = ChartSeries::Style;
 constexpr const char* kAlphaBetaSource = "α-β model: Thakur, Rabenseifner & Gropp 2005";
 constexpr const char* kNcclTestsSource = "nccl-tests doc/PERFORMANCE.md";
 constexpr const char* kZeroSource = "ZeRO §7.1; Megatron-LM 2021 §3.3.1";
+constexpr const char* kAggregateSource = "derived: rounds × K/N";
+// The largest ring drawn GPU by GPU; larger ones are shown in aggregate.
+constexpr int kMaxDrawnRanks = 16;
 constexpr const char* kLowerBoundSource =
     "Patarasuk & Yuan, Bandwidth optimal all-reduce algorithms for clusters of workstations "
     "(JPDC 2009)";
@@ -139,17 +142,25 @@ FactsFrame costFacts(const Setup& s) {
     return f;
 }
 
-FactsFrame byteFacts(const Setup& s, const RingFrame& frame) {
+// The chunk each GPU has finished after reduce-scatter, as facts, with the GPU and chunk
+// indexes as the step's results.
+struct OwnedChunks {
+    FactsFrame facts;
+    std::vector<ResultValue> results;
+};
+
+// Bytes one GPU has sent so far against the total; `source` says where `sent` comes from.
+FactsFrame byteFacts(const Setup& s, double sent, const char* source) {
     FactsFrame f;
     f.title = "Bytes each GPU sends";
     const double chunk = s.bytes / s.ranks;
     f.rows.push_back({.label = "Chunk K/N", .value = formatBytes(chunk), .source = kZeroSource});
     f.rows.push_back({.label = "Sent so far (per GPU)",
-                      .value = formatBytes(frame.bytesSent.front()),
-                      .source = "simulation",
+                      .value = formatBytes(sent),
+                      .source = source,
                       .emphasis = true});
     f.rows.push_back({.label = "Total 2(N−1)·K/N",
-                      .value = formatBytes(frame.bytesTarget),
+                      .value = formatBytes(allReduceLowerBoundBytes(s.ranks, s.bytes)),
                       .source = kZeroSource});
     f.rows.push_back({.label = "Limit as N grows",
                       .value = fill("2K = %1", {formatBytes(2.0 * s.bytes)}),
@@ -157,19 +168,80 @@ FactsFrame byteFacts(const Setup& s, const RingFrame& frame) {
     return f;
 }
 
-// Every value the slides may quote, in the unit of its quantity.
-std::vector<ResultValue> ringResults(const Setup& s, const RingAllReduceSim& sim) {
+FactsFrame byteFacts(const Setup& s, const RingFrame& frame) {
+    return byteFacts(s, frame.bytesSent.front(), "simulation");
+}
+
+// A ring too large to draw GPU by GPU, in aggregate: every GPU sends one K/N chunk per round,
+// so one curve of bytes sent per GPU against the round stands for all of them. `round` runs
+// over 0…2(N−1), fractions inside a round.
+ChartFrame sentChart(const Setup& s, double round) {
     const int n = s.ranks;
+    const double chunk = s.bytes / n;
+    const double last = 2.0 * (n - 1);
+    const double at = std::clamp(round, 0.0, last);
+    ChartFrame f;
+    f.title =
+        fill("Bytes each of the %1 has sent, round by round", {formatCount(n, "GPU", "GPUs")});
+    f.x = ChartAxis{.title = "round", .log = false, .min = 0.0, .max = last};
+    f.y = ChartAxis{.title = "bytes sent per GPU (MB)",
+                    .log = false,
+                    .min = 0.0,
+                    .max = 1.1 * allReduceLowerBoundBytes(n, s.bytes) / 1e6};
+    f.series.push_back({.name = "reduce-scatter",
+                        .points = {{0.0, 0.0}, {n - 1.0, (n - 1.0) * chunk / 1e6}},
+                        .style = Style::Line,
+                        .colorIndex = 0});
+    f.series.push_back({.name = "all-gather",
+                        .points = {{n - 1.0, (n - 1.0) * chunk / 1e6}, {last, last * chunk / 1e6}},
+                        .style = Style::Line,
+                        .colorIndex = 1});
+    f.markers.push_back({.at = {at, at * chunk / 1e6},
+                         .label = fill("%1 sent", {formatBytes(at * chunk)}),
+                         .tooltip = fill("after %1 of %2 rounds, each GPU has sent %3 chunks of %4",
+                                         {formatNumber(at), formatNumber(last), formatNumber(at),
+                                          formatBytes(chunk)}),
+                         .colorIndex = at <= n - 1.0 ? 0 : 1,
+                         .emphasis = true});
+    f.footnote = fill("Every GPU sends the same chunk size each round, so one curve stands for "
+                      "all %1 (%2).",
+                      {std::to_string(n), kZeroSource});
+    return f;
+}
+
+// What a few GPUs finish after reduce-scatter, by the simulation's rule, for a ring too large
+// to list GPU by GPU: the first three and the last.
+OwnedChunks ownedChunksByRule(int n) {
+    OwnedChunks out;
+    out.facts.title = fill("Finished chunks after %1", {formatCount(n - 1, "round", "rounds")});
+    out.results.push_back({"rounds in the phase", n - 1});
+    for (const int r : {0, 1, 2, n - 1}) {
+        const int c = RingAllReduceSim::finishedChunkOf(r, n);
+        out.results.push_back({"GPU", r});
+        out.results.push_back({"its finished chunk", c});
+        out.facts.rows.push_back({.label = fill("GPU %1", {std::to_string(r)}),
+                                  .value = fill("chunk %1", {std::to_string(c)}),
+                                  .source = "GPU r finishes chunk (r + 1) mod N"});
+    }
+    out.results.push_back({"the one in (r + 1)", 1});
+    return out;
+}
+
+// Every value the slides may quote, in the unit of its quantity.
+std::vector<ResultValue> ringResults(const Setup& s) {
+    const int n = s.ranks;
+    const double perGpu = allReduceLowerBoundBytes(n, s.bytes);
     std::vector<ResultValue> out{{"GPUs N", n},
                                  {"rounds per phase N−1", n - 1},
                                  {"rounds in all 2(N−1)", 2 * (n - 1)},
                                  {"phases", 2},
+                                 {"nothing sent yet", 0},
                                  {"the one in N−1", 1},
                                  {"message K", s.bytes},
                                  {"chunk K/N", s.bytes / n},
-                                 {"bytes per GPU 2(N−1)K/N", sim.bytesTarget()},
-                                 {"bytes per GPU after reduce-scatter", sim.bytesTarget() / 2.0},
-                                 {"bytes per GPU ÷ K", sim.bytesTarget() / s.bytes},
+                                 {"bytes per GPU 2(N−1)K/N", perGpu},
+                                 {"bytes per GPU after reduce-scatter", perGpu / 2.0},
+                                 {"bytes per GPU ÷ K", perGpu / s.bytes},
                                  {"limit 2K", 2.0 * s.bytes},
                                  {"latency α", s.ab.alphaS},
                                  {"link bandwidth B", s.ab.bandwidthBytesPerS}};
@@ -191,13 +263,7 @@ std::vector<ResultValue> ringResults(const Setup& s, const RingAllReduceSim& sim
     return out;
 }
 
-// Which chunk each GPU has finished after reduce-scatter, read from the simulation's holdings
-// (the chunk whose copy holds every GPU's data), with the indexes as the step's results.
-struct OwnedChunks {
-    FactsFrame facts;
-    std::vector<ResultValue> results;
-};
-
+// Read from the simulation's holdings: the chunk whose copy holds every GPU's data.
 OwnedChunks ownedChunks(const RingFrame& f) {
     OwnedChunks out;
     const ContributorMask all =
@@ -574,7 +640,9 @@ std::vector<SourceRef> RingAllReduceScenario::sources() const {
 
 std::vector<ParamSpec> RingAllReduceScenario::parameters() const {
     return {
-        ParamSpec::integer("ranks", "GPUs N", "", 2, 16, 4, false, "ranks on the ring"),
+        ParamSpec::integer("ranks", "GPUs N", "", 2, 1024, 4, true,
+                           fill("ranks on the ring; above %1 the ring is shown in aggregate",
+                                {std::to_string(kMaxDrawnRanks)})),
         ParamSpec::real("bytes", "Message size K", "B", 1e3, 1e10, 256e6, true,
                         "bytes each GPU all-reduces"),
         ParamSpec::real("alpha-us", "Latency α", "µs", 0.1, 100, 5, true, "per-message latency"),
@@ -589,8 +657,11 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
     const Setup s{static_cast<int>(p.integer("ranks")), p.number("bytes"),
                   AlphaBeta{p.number("alpha-us") * 1e-6, p.number("bandwidth-gbs") * 1e9},
                   *parseAllReduceAlgorithm(p.text("algorithm"))};
-    auto sim = std::make_shared<const RingAllReduceSim>(s.ranks, s.bytes);
     const int n = s.ranks;
+    // Up to kMaxDrawnRanks the ring is simulated and drawn GPU by GPU; beyond, the same steps
+    // show it in aggregate (every GPU does the same each round).
+    const bool drawn = n <= kMaxDrawnRanks;
+    const auto sim = drawn ? std::make_shared<const RingAllReduceSim>(s.ranks, s.bytes) : nullptr;
     const size_t rounds = static_cast<size_t>(n - 1);
 
     // Maps t in [0,1] over `count` rounds starting at `first` to (round, progress).
@@ -601,24 +672,33 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
     };
 
     Story story;
-    story.provenance = "modeled on CPU: ring all-reduce simulated on real buffers, α-β cost model";
+    story.provenance =
+        drawn ? std::string("modeled on CPU: ring all-reduce simulated on real buffers, α-β cost "
+                            "model")
+              : fill("modeled on CPU: α-β cost model; the ring is shown in aggregate (rounds × "
+                     "K/N), simulated GPU by GPU up to %1 ranks",
+                     {std::to_string(kMaxDrawnRanks)});
     const double chunk = s.bytes / n;
-    const double perGpu = sim->bytesTarget();
+    const double perGpu = allReduceLowerBoundBytes(n, s.bytes);
     const auto ring = allReduceCost(AllReduceAlgorithm::Ring, n, s.bytes, s.ab);
     const auto tree = allReduceCost(AllReduceAlgorithm::DoubleBinaryTree, n, s.bytes, s.ab);
     const auto chosen = allReduceCost(s.algorithm, n, s.bytes, s.ab);
     const auto cross =
         crossoverBytes(AllReduceAlgorithm::Ring, AllReduceAlgorithm::DoubleBinaryTree, n, s.ab);
-    story.results = ringResults(s, *sim);
+    story.results = ringResults(s);
     const std::string gpus = formatCount(n, "GPU", "GPUs");
     const std::string rounds1 = formatCount(n - 1, "round", "rounds");
+    // A phase animates its rounds at 1.5 s each, up to a minute for the largest rings.
+    const double phaseSeconds = std::min(60.0, (n - 1) * 1.5);
 
     story.steps.push_back(
         {"One buffer per GPU, cut into N chunks",
          fill("Each of the %1 holds its own %2 buffer, split into %3 chunks of %4. Colours show "
               "whose data a chunk contains.",
               {gpus, formatBytes(s.bytes), std::to_string(n), formatBytes(chunk)}),
-         3.0, [sim, n](double t) {
+         3.0, [=](double t) {
+             if (!drawn)
+                 return Frames{{sentChart(s, 0.0), byteFacts(s, 0.0, kAggregateSource)}};
              RingFrame f = sim->initialFrame();
              f.highlightRank = std::min(n - 1, static_cast<int>(t * n));
              return Frames{{f}};
@@ -628,11 +708,17 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
          fill("In each of %1 every GPU sends one %2 chunk to its right neighbour, which adds it "
               "to its own copy. All %3 links are busy at once.",
               {rounds1, formatBytes(chunk), std::to_string(n)}),
-         static_cast<double>(n - 1) * 1.5, [=](double t) {
+         phaseSeconds, [=](double t) {
+             if (!drawn) {
+                 const double round = std::clamp(t, 0.0, 1.0) * (n - 1.0);
+                 return Frames{
+                     {sentChart(s, round), byteFacts(s, round * chunk, kAggregateSource)}};
+             }
              RingFrame f = phaseFrame(0, rounds, t);
              return Frames{{f, byteFacts(s, f)}};
          }});
-    const OwnedChunks owned = ownedChunks(sim->frameAt(rounds - 1, 1.0));
+    const OwnedChunks owned =
+        drawn ? ownedChunks(sim->frameAt(rounds - 1, 1.0)) : ownedChunksByRule(n);
     story.steps.push_back(
         {"Each GPU owns one finished chunk",
          fill("After %1 every GPU holds exactly one chunk that contains all %2' data, and each "
@@ -640,6 +726,8 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
               {rounds1, gpus, formatBytes(perGpu / 2.0)}),
          3.0,
          [=](double t) {
+             if (!drawn)
+                 return Frames{{sentChart(s, n - 1.0), owned.facts}};
              RingFrame f = sim->frameAt(rounds - 1, 1.0);
              f.highlightRank = std::min(n - 1, static_cast<int>(t * n));
              return Frames{{f, owned.facts}};
@@ -650,7 +738,12 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
          fill("%1 more pass the finished chunks around the ring; now receivers copy instead of "
               "adding, until every GPU holds all %2 reduced chunks.",
               {rounds1, std::to_string(n)}),
-         static_cast<double>(n - 1) * 1.5, [=](double t) {
+         phaseSeconds, [=](double t) {
+             if (!drawn) {
+                 const double round = (n - 1.0) * (1.0 + std::clamp(t, 0.0, 1.0));
+                 return Frames{
+                     {sentChart(s, round), byteFacts(s, round * chunk, kAggregateSource)}};
+             }
              RingFrame f = phaseFrame(rounds, rounds, t);
              return Frames{{f, byteFacts(s, f)}};
          }});
@@ -663,6 +756,8 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
               {formatBytes(perGpu), formatNumber(perGpu / s.bytes),
                formatCount(n - 1, "GPU", "GPUs"), std::to_string(n - 1)}),
          3.0, [=](double) {
+             if (!drawn)
+                 return Frames{{boundChart(s), byteFacts(s, perGpu, kAggregateSource)}};
              return Frames{{sim->finalFrame(), boundChart(s)}};
          }});
     const std::string verdict =

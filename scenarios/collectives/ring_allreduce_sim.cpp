@@ -49,7 +49,7 @@ RingAllReduceSim::RingAllReduceSim(int ranks, double bytes, int elementsPerChunk
         // All-gather round s: rank r sends its finished chunk (r+1−s) to r+1, which copies.
         std::vector<std::vector<std::int64_t>> outgoing(static_cast<size_t>(n));
         for (int r = 0; r < n; ++r) {
-            const int chunk = allGather ? mod(r + 1 - s, n) : mod(r - s, n);
+            const int chunk = allGather ? mod(finishedChunkOf(r, n) - s, n) : mod(r - s, n);
             const auto begin = static_cast<ptrdiff_t>(static_cast<size_t>(chunk) * chunkLen);
             const auto& src = m_buffers[static_cast<size_t>(r)];
             outgoing[static_cast<size_t>(r)].assign(src.begin() + begin,
@@ -80,6 +80,10 @@ RingAllReduceSim::RingAllReduceSim(int ranks, double bytes, int elementsPerChunk
 
     m_verified = std::all_of(m_buffers.begin(), m_buffers.end(),
                              [&](const auto& b) { return b == m_expected; });
+}
+
+int RingAllReduceSim::finishedChunkOf(int rank, int ranks) {
+    return mod(rank + 1, ranks);
 }
 
 double RingAllReduceSim::bytesTarget() const {

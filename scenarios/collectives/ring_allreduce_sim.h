@@ -23,6 +23,10 @@ public:
     // `elementsPerChunk` integers per chunk so the sums are exact.
     RingAllReduceSim(int ranks, double bytes, int elementsPerChunk = 4, std::uint64_t seed = 1);
 
+    // The chunk rank `rank` holds fully reduced after reduce-scatter: the one it receives in
+    // the last round, (rank + 1) mod N. All-gather starts by sending it.
+    static int finishedChunkOf(int rank, int ranks);
+
     int ranks() const { return m_ranks; }
     double chunkBytes() const { return m_bytes / m_ranks; }
     double bytesTarget() const; // 2(N−1)K/N

@@ -318,8 +318,8 @@ private slots:
             << "--size";
         QTest::newRow("export bad param")
             << QStringList{"export", "ring-allreduce", "--step",  "1",
-                           "--out",  "x.png",          "--param", "ranks=99"}
-            << "2…16";
+                           "--out",  "x.png",          "--param", "ranks=2000"}
+            << "2…1024";
         // calc moe: T tokens over 8 experts, top-k, capacity factor C, then extra arguments.
         const auto moe = [](const char* row, const char* t, const char* k, const char* c,
                             const char* mentions, const QStringList& extra = {}) {

@@ -20,10 +20,15 @@ private slots:
             }
         }
     }
+    void reduceScatterLeavesOneFinishedChunkPerRank_data() {
+        QTest::addColumn<int>("n");
+        for (int n : {2, 3, 5, 16, 64})
+            QTest::addRow("%d ranks", n) << n;
+    }
     void reduceScatterLeavesOneFinishedChunkPerRank() {
-        const int n = 5;
+        QFETCH(int, n);
         const RingAllReduceSim sim(n, 1e6);
-        const ContributorMask all = (ContributorMask{1} << n) - 1;
+        const ContributorMask all = n == 64 ? ~ContributorMask{0} : (ContributorMask{1} << n) - 1;
         const auto& after = sim.holdingsBefore(static_cast<size_t>(n - 1));
         for (int r = 0; r < n; ++r) {
             int complete = 0;
@@ -31,6 +36,8 @@ private slots:
                 complete += after[size_t(r)][size_t(c)] == all;
             QCOMPARE(complete, 1);
             QCOMPARE(after[size_t(r)][size_t((r + 1) % n)], all);
+            // The rule the lesson quotes for rings too large to simulate is the simulation's.
+            QCOMPARE(RingAllReduceSim::finishedChunkOf(r, n), (r + 1) % n);
         }
         const auto& end = sim.holdingsBefore(sim.rounds().size());
         for (const auto& rank : end)
