@@ -158,6 +158,7 @@ std::vector<ScheduleRow> stepRows(const std::string& label, const Costed& c, boo
     ScheduleRow r;
     r.label = label;
     r.idleIsBubble = true;
+    r.idleEndS = overlap ? e.stepOverlappedS : e.stepS; // a shorter step is not a bubble
     r.bars.push_back({.startS = 0,
                       .endS = e.computeS,
                       .kind = ScheduleKind::Compute,
@@ -387,12 +388,12 @@ Story FabricMappingScenario::build(const Params& p, const ScenarioInputs&) const
         search.ranked.begin(), search.ranked.begin() + static_cast<std::ptrdiff_t>(shown));
 
     Story story;
-    story.provenance = fill(
-        "modeled on CPU: %1 × %2 (%3 of %4), NVLink %5 GB/s, network %6 GB/s per GPU, %7-shaped "
-        "model, %8 of BF16 peak (assumed)",
-        {std::to_string(t.gpus()), gpu.name, formatCount(t.nodes, "node", "nodes"),
-         std::to_string(t.gpusPerNode), formatSignificant(t.nvlinkGBs, 3),
-         formatSignificant(t.networkGBs, 3), shape.name, formatShare(eff)});
+    story.provenance =
+        fill("modeled on CPU: %1 × %2 (%3 of %4), NVLink %5 GB/s, network %6 GB/s per GPU, model "
+             "shaped as %7, %8 of BF16 peak (assumed)",
+             {std::to_string(t.gpus()), gpu.name, formatCount(t.nodes, "node", "nodes"),
+              std::to_string(t.gpusPerNode), formatSignificant(t.nvlinkGBs, 3),
+              formatSignificant(t.networkGBs, 3), shape.name, formatShare(eff)});
     const double linkRatio = t.nvlinkGBs / t.networkGBs;
     story.results = {{"GPUs", t.gpus()},
                      {"nodes", t.nodes},
