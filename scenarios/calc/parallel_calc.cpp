@@ -3,6 +3,8 @@
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "collectives/collective_cost.h"
+#include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "parallel/pipeline_schedule.h"
 #include "parallel/transformer_step.h"
 #include "roofline/roofline_model.h"
@@ -98,13 +100,28 @@ Json step(const Params& p) {
     j["mfu_overlapped"] = e.mfuOverlapped;
     j["activation_bytes_per_gpu"] = e.activationBytesPerGpu;
     j["model_state_bytes_per_gpu"] = e.modelStateBytesPerGpu;
+    j["buffer_bytes_per_gpu"] = e.bufferBytesPerGpu;
+    j["memory_bytes_per_gpu"] = e.memoryBytesPerGpu;
+    // A layout whose share does not fit one GPU cannot run: its times are what it would take.
+    const double hbm = gpu.value("memory_gb") * 1e9;
+    j["hbm_bytes"] = hbm;
+    j["fits_in_hbm"] = e.fitsIn(hbm);
+    if (!e.fitsIn(hbm))
+        j["warning"] = fill("does not fit: %1 per GPU (model states %2, activations %3, buffers "
+                            "%4) exceed the %5 of %6; the times are what it would take if it ran",
+                            {formatBytes(e.memoryBytesPerGpu), formatBytes(e.modelStateBytesPerGpu),
+                             formatBytes(e.activationBytesPerGpu), formatBytes(e.bufferBytesPerGpu),
+                             formatBytes(hbm), gpu.name});
     j["peak_tflops"] = peak / 1e12;
     j["assumes"] = "kernels reach compute-efficiency × dense BF16 peak; TP and PP "
                    "communication on the critical path; DP may hide under the backward pass "
-                   "(step_time_overlapped_s); flat rings on the slowest link a group crosses";
+                   "(step_time_overlapped_s); flat rings on the slowest link a group crosses; "
+                   "memory: bf16-mixed Adam, TP + SP activations without recomputation, buffers "
+                   "as calc memory-fit assumes";
     j["sources"] = "6ND: Kaplan et al. 2020; Megatron FLOPs, TP/PP traffic and bubble: "
                    "Narayanan et al. SC'21; ZeRO volumes: Rajbhandari et al. SC'20; "
-                   "activations: Korthikanti et al. 2022; MFU: Chowdhery et al. (PaLM)";
+                   "activations: Korthikanti et al. 2022; MFU: Chowdhery et al. (PaLM); PP bytes "
+                   "b*s*h/t with Megatron's scatter/gather (Narayanan et al. SC'21 section 4.1)";
     return j;
 }
 

@@ -46,6 +46,9 @@ struct ScheduleRow {
     std::string label; // "GPU 0 compute", "stage 2"
     std::vector<ScheduleBar> bars;
     bool idleIsBubble = false; // hatch the gaps between 0 and the frame's end
+    // ≥ 0: this row's work ends here (a shorter step beside a longer one), so nothing after
+    // it is hatched as bubble.
+    double idleEndS = -1.0;
     bool operator==(const ScheduleRow&) const = default;
 };
 

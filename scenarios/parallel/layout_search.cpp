@@ -7,7 +7,7 @@
 namespace wb {
 
 LayoutSearch searchLayouts(const TransformerConfig& m, const ClusterTopology& t, double peakFlops,
-                           double computeEfficiency, int zero, int maxPp) {
+                           double computeEfficiency, int zero, int maxPp, double hbmBytes) {
     LayoutSearch out;
     const int gpus = t.gpus();
     static const std::array<std::array<Strategy, 3>, 6> orders{{
@@ -55,8 +55,15 @@ LayoutSearch searchLayouts(const TransformerConfig& m, const ClusterTopology& t,
                     continue;
                 try {
                     const StepEstimate e = estimateStep(m, l, t, peakFlops, computeEfficiency);
-                    out.ranked.push_back({l, e.stepS, e.mfu});
+                    out.ranked.push_back({.layout = l,
+                                          .stepS = e.stepS,
+                                          .stepOverlappedS = e.stepOverlappedS,
+                                          .mfu = e.mfu,
+                                          .mfuOverlapped = e.mfuOverlapped,
+                                          .memoryBytes = e.memoryBytesPerGpu,
+                                          .fits = e.fitsIn(hbmBytes)});
                     ++out.evaluated;
+                    out.tooBig += e.fitsIn(hbmBytes) ? 0 : 1;
                 } catch (const std::invalid_argument&) {
                     ++out.rejected;
                 }
@@ -65,8 +72,13 @@ LayoutSearch searchLayouts(const TransformerConfig& m, const ClusterTopology& t,
     }
     std::stable_sort(out.ranked.begin(), out.ranked.end(),
                      [](const LayoutCandidate& a, const LayoutCandidate& b) {
-                         if (a.stepS != b.stepS)
-                             return a.stepS < b.stepS;
+                         if (a.fits != b.fits)
+                             return a.fits;
+                         // Among layouts that cannot run, the one closest to fitting leads.
+                         if (!a.fits && a.memoryBytes != b.memoryBytes)
+                             return a.memoryBytes < b.memoryBytes;
+                         if (a.stepOverlappedS != b.stepOverlappedS)
+                             return a.stepOverlappedS < b.stepOverlappedS;
                          if (a.layout.tp != b.layout.tp)
                              return a.layout.tp < b.layout.tp;
                          return a.layout.pp < b.layout.pp;

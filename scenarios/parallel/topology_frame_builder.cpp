@@ -32,7 +32,10 @@ TopologyFrame topologyFrame(const std::string& title, const ClusterTopology& t,
                             const ParallelLayout& l, const StepEstimate& e, double phaseS,
                             const TopologyDrawing& view) {
     const int G = t.gpusPerNode;
-    // Nodes to draw: rank 0's, then its partners' in TP, PP and DP order.
+    // Nodes to draw: rank 0's, then the nodes of its ring neighbours in every strategy (next,
+    // then previous), then its other partners' in TP, PP and DP order. Neighbours first, so the
+    // outermost dimension's traffic (DP, whose partners are the farthest ranks) is on the
+    // picture even when the nearer dimensions alone would fill it.
     std::vector<int> chosen;
     auto want = [&](int node) {
         if (static_cast<int>(chosen.size()) < view.maxNodes &&
@@ -40,6 +43,12 @@ TopologyFrame topologyFrame(const std::string& title, const ClusterTopology& t,
             chosen.push_back(node);
     };
     want(0);
+    for (Strategy s : kStrategies)
+        if (l.size(s) > 1)
+            want(ringNext(l, 0, s) / G);
+    for (Strategy s : kStrategies)
+        if (l.size(s) > 2)
+            want((l.size(s) - 1) * l.stride(s) / G);
     for (Strategy s : kStrategies)
         for (int i = 1; i < l.size(s); ++i)
             want(i * l.stride(s) / G);

@@ -93,17 +93,29 @@ StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
             "peak FLOP/s must be positive and the compute efficiency in (0, 1]");
 
     StepEstimate e;
-    const double s = m.seq, b = m.microBatch, h = m.hidden, a = m.heads, L = m.layers;
+    const double s = m.seq, b = m.microBatch, h = m.hidden, L = m.layers;
     const double G = m.globalBatch;
     e.flops6nd = trainingFlops(m.params, G * s);
     e.flopsMegatron = 96.0 * G * s * L * h * h *
                       (1.0 + s / (6.0 * h) + static_cast<double>(m.vocab) / (16.0 * L * h));
     e.microbatches = m.globalBatch / (m.microBatch * l.dp);
     e.bubbleOfIdeal = pipelineBubble(l.pp, e.microbatches, l.interleave).ofIdeal;
-    e.activationBytesPerGpu =
-        activationBytesFirstStage({s, b, h, a, l.tp, true, Recompute::None}, m.layers);
+    // What one GPU holds comes from the memory model (`calc memory-fit` and memory-budget use
+    // it too): bf16-mixed Adam states under ZeRO, first-stage activations with TP + SP and no
+    // recomputation, and its assumed buffers.
+    MemoryModel memoryModel;
+    memoryModel.shape = m;
+    const MemoryBudget memory = memoryBudget(memoryModel, {.tp = l.tp,
+                                                           .pp = l.pp,
+                                                           .dp = l.dp,
+                                                           .zero = l.zero,
+                                                           .sequenceParallel = l.tp > 1,
+                                                           .recompute = Recompute::None});
+    e.activationBytesPerGpu = memory.activations;
+    e.modelStateBytesPerGpu = memory.states.total();
+    e.bufferBytesPerGpu = memory.buffers;
+    e.memoryBytesPerGpu = memory.total();
     const double psiLocal = m.params / (l.tp * l.pp); // values held by one model replica slice
-    e.modelStateBytesPerGpu = modelStatesPerGpu(psiLocal, l.zero, l.dp).total();
 
     const double activation = b * s * h * m.bytesPerValue; // one b·s·h tensor
     const double layersPerStage = L / l.pp;
@@ -166,8 +178,8 @@ StepEstimate estimateStep(const TransformerConfig& m, const ParallelLayout& l,
     e.stepS = e.computeS + e.bubbleS + comm;
     // DP traffic overlaps the backward pass (⅔ of the compute); TP and PP sit on the critical
     // path in this model.
-    const double hiddenDp = std::min(e.commS[2], e.computeS * 2.0 / 3.0);
-    e.stepOverlappedS = e.stepS - hiddenDp;
+    e.hiddenDpS = std::min(e.commS[2], e.computeS * 2.0 / 3.0);
+    e.stepOverlappedS = e.stepS - e.hiddenDpS;
     e.mfu = e.flops6nd / (e.stepS * t.gpus() * peakFlops);
     e.mfuOverlapped = e.flops6nd / (e.stepOverlappedS * t.gpus() * peakFlops);
     return e;

@@ -79,12 +79,17 @@ struct StepEstimate {
     double bubbleOfIdeal = 0.0; // (P−1)/(V·M)
     double activationBytesPerGpu = 0.0;
     double modelStateBytesPerGpu = 0.0; // ZeRO §3.1: 16Ψ, divided per stage
+    double bufferBytesPerGpu = 0.0;     // memory_budget.h's assumed buffers
+    double memoryBytesPerGpu = 0.0;     // states + activations + buffers (memoryBudget)
+    // Whether one GPU's share fits its HBM: a layout that does not cannot run at any speed.
+    bool fitsIn(double hbmBytes) const { return memoryBytesPerGpu <= hbmBytes; }
     std::vector<Traffic> traffic;
     double computeS = 0.0; // 6ND FLOPs per GPU at peak × efficiency
     double bubbleS = 0.0;
     double commS[3] = {0.0, 0.0, 0.0}; // TP, PP, DP per step
     double stepS = 0.0;                // compute + bubble + all communication, serialized
     double stepOverlappedS = 0.0;      // DP hidden under the backward pass (⅔ of compute)
+    double hiddenDpS = 0.0;            // the DP time the backward pass hides
     double mfu = 0.0;                  // 6ND ÷ (step × GPUs × peak)
     double mfuOverlapped = 0.0;
 };

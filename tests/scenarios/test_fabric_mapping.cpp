@@ -1,6 +1,8 @@
 // fabric-mapping: a layout's traffic drawn on the cluster (rank coordinates, ring neighbours, flows
 // inside or across nodes, link utilisation), the TP-across-nodes mistake costed by the same model,
-// and the best-layout search keeping TP inside the node for a dense model.
+// the best-layout search keeping TP inside the node for a dense model and ranking layouts that
+// do not fit in HBM last, and words chosen by comparing values.
+#include "parallel/layout_search.h"
 #include "parallel/topology_frame_builder.h"
 #include "roofline/roofline_model.h"
 #include "scenario_test_helpers.h"
@@ -100,7 +102,8 @@ private slots:
 
     void scenarioShowsTheMistakeAndTheBestLayout() {
         const Story story = wb::test::build("fabric-mapping");
-        QCOMPARE(story.steps.size(), std::size_t{4});
+        QCOMPARE(story.steps.size(), std::size_t{5});
+        QCOMPARE(story.steps.back().title, std::string(kWhiteboardTitle));
         for (const Step& step : story.steps)
             QVERIFY(!step.frames(0.3).items.empty());
         QVERIFY(wb::test::first<TopologyFrame>(story.steps[0].frames(0.0)));
@@ -114,7 +117,68 @@ private slots:
                      best.find("TP 4 ") != std::string::npos ||
                      best.find("TP 2 ") != std::string::npos,
                  best.c_str());
-        QVERIFY2(best.find("(tp-") != std::string::npos, best.c_str());
+        const auto picture = wb::test::first<TopologyFrame>(story.steps[3].frames(1.0));
+        QVERIFY(picture);
+        QVERIFY2(picture->title.find("(rank order TP,") != std::string::npos,
+                 picture->title.c_str());
+    }
+
+    // DP's partners are the farthest ranks: its ring neighbour's node is drawn, so DP flows
+    // are on the picture even when the pipeline's stages alone would fill it.
+    void dataParallelTrafficIsDrawn() {
+        const ClusterTopology t = cluster(128);
+        const ParallelLayout l = layout(8, 8, 16);
+        const TopologyFrame f = topologyFrame("", t, l, estimateStep(gpt3(), l, t, kPeak, 0.5), 0);
+        int dpFlows = 0;
+        for (const TopologyFlow& flow : f.flows)
+            dpFlows += flow.colorIndex == 2 ? 1 : 0;
+        QVERIFY(dpFlows >= 8);
+    }
+
+    // A layout whose share does not fit one GPU is flagged and never ranked best.
+    void memoryDecidesWhatCanRun() {
+        const Story story = wb::test::build("fabric-mapping", {{"nodes", "1"}, {"pp", "1"}});
+        QVERIFY2(story.steps[0].title.find("does not fit") != std::string::npos,
+                 story.steps[0].title.c_str());
+        QVERIFY2(story.steps[3].title.find("No layout fits") != std::string::npos,
+                 story.steps[3].title.c_str());
+        const LayoutSearch s = searchLayouts(gpt3(), cluster(128), kPeak, 0.5, 1, 64, 80e9);
+        QVERIFY(s.tooBig > 0);
+        QVERIFY(s.ranked.front().fits);
+        for (std::size_t i = 1; i < s.ranked.size(); ++i) {
+            QVERIFY(s.ranked[i - 1].fits || !s.ranked[i].fits);
+            if (s.ranked[i - 1].fits && s.ranked[i].fits)
+                QVERIFY(s.ranked[i - 1].stepOverlappedS <= s.ranked[i].stepOverlappedS);
+            if (!s.ranked[i - 1].fits) // the closest to fitting first
+                QVERIFY(s.ranked[i - 1].memoryBytes <= s.ranked[i].memoryBytes);
+        }
+        const auto j = wb::test::runCalc("step", {{"params", "175e9"},
+                                                  {"layers", "96"},
+                                                  {"hidden", "12288"},
+                                                  {"heads", "96"},
+                                                  {"seq", "2048"},
+                                                  {"micro-batch", "1"},
+                                                  {"global-batch", "1536"},
+                                                  {"tp", "8"}});
+        QCOMPARE(j["fits_in_hbm"].get<bool>(), false);
+        QVERIFY(j.contains("warning"));
+    }
+
+    // The link comparison is computed: a network as fast as NVLink is not "a ninth" of it.
+    void linkWordsFollowTheBandwidths() {
+        const Story near = wb::test::build("fabric-mapping", {{"network-gbs", "400"}});
+        QVERIFY2(near.steps[2].narration.find("less bandwidth") == std::string::npos,
+                 near.steps[2].narration.c_str());
+        QVERIFY2(near.steps[2].narration.find("88.9 % of its NVLink bandwidth") !=
+                     std::string::npos,
+                 near.steps[2].narration.c_str());
+        const Story same =
+            wb::test::build("fabric-mapping", {{"network-gbs", "400"}, {"nvlink-gbs", "400"}});
+        QVERIFY2(same.steps[2].narration.find("about as fast as NVLink") != std::string::npos,
+                 same.steps[2].narration.c_str());
+        const Story slow = wb::test::build("fabric-mapping");
+        QVERIFY2(slow.steps[2].narration.find("9× less bandwidth") != std::string::npos,
+                 slow.steps[2].narration.c_str());
     }
 
     void badLayoutsRefused() {

@@ -256,7 +256,8 @@ void ScheduleView::drawRows(QPainter& painter, const Layout& l) const {
 void ScheduleView::drawBubbles(QPainter& painter, const Layout& l, const ScheduleRow& row,
                                const QRectF& lane, const QBrush& hatch) const {
     const bool playing = m_frame.cursorS >= 0;
-    const double until = playing ? std::min(m_frame.cursorS, m_frame.endS) : m_frame.endS;
+    const double end = row.idleEndS >= 0 ? std::min(row.idleEndS, m_frame.endS) : m_frame.endS;
+    const double until = playing ? std::min(m_frame.cursorS, end) : end;
     std::vector<std::pair<double, double>> busy;
     for (const ScheduleBar& b : row.bars)
         busy.emplace_back(b.startS, b.endS);
