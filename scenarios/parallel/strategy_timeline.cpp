@@ -432,9 +432,8 @@ StrategyTimeline pipeline(StrategyKind kind, const StrategySetup& s) {
     return t;
 }
 
-} // namespace
-
-StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
+// The timeline of one strategy, before the group's micro-batch count is set beside it.
+StrategyTimeline strategyTimelineOf(StrategyKind kind, const StrategySetup& s) {
     s.topology.validate();
     const TransformerConfig& m = s.model;
     require(m.params > 0 && std::isfinite(m.params), "parameters must be a positive number");
@@ -473,6 +472,27 @@ StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
     default:
         return dataParallel(kind, s);
     }
+}
+
+} // namespace
+
+StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
+    StrategyTimeline t = strategyTimelineOf(kind, s);
+    switch (kind) {
+    case StrategyKind::TP:
+    case StrategyKind::SP:
+    case StrategyKind::CP:
+        t.microbatchesPerGroup = 1;
+        break;
+    case StrategyKind::GPipe:
+    case StrategyKind::OneFOneB:
+    case StrategyKind::Interleaved:
+        t.microbatchesPerGroup = s.microbatches;
+        break;
+    default: // DP, ZeRO and EP: every GPU runs its own micro-batch
+        t.microbatchesPerGroup = s.ways;
+    }
+    return t;
 }
 
 } // namespace wb
