@@ -202,6 +202,15 @@ FactRow fitRow(const Fit& f) {
             .emphasis = !f.fits()};
 }
 
+// A model that does not fit leads the table, where a short panel cannot cut it off; one that
+// fits closes it.
+void placeFitRow(FactsFrame& f, const Fit& fit) {
+    if (fit.fits())
+        f.rows.push_back(fitRow(fit));
+    else
+        f.rows.insert(f.rows.begin(), fitRow(fit));
+}
+
 std::string groupWork(const StrategyTimeline& t, int b) {
     const std::string seqs = formatCount(sequences(t, b), "sequence", "sequences");
     if (isPipeline(t.kind))
@@ -247,7 +256,7 @@ FactsFrame commTable(const StrategyTimeline& t, const Fit& fit, const char* sour
          .value = fill("%1 of %2", {formatSi(t.exposedCommS, "s"), formatSi(t.stepS, "s")}),
          .source = "derived: the timeline's step − compute − bubble",
          .emphasis = true});
-    f.rows.push_back(fitRow(fit));
+    placeFitRow(f, fit);
     return f;
 }
 
@@ -277,7 +286,7 @@ FactsFrame bubbleTable(const Timelines& all, StrategyKind k, const Fit& fit, int
                           fill("%1 × %2 = %3", {formatBytes(c.messageBytes),
                                                 std::to_string(c.count), formatBytes(c.bytesSent)}),
                           fill("derived: one b·s·h tensor per send · %1", {c.what})});
-    f.rows.push_back(fitRow(fit));
+    placeFitRow(f, fit);
     return f;
 }
 
@@ -321,8 +330,9 @@ FactRow summaryRow(const StrategyTimeline& t, const Fit& fit, int b) {
     return {.label = fill("%1 (%2)", {strategyKindName(t.kind), t.splitsShort}),
             .value = fill("%1 per sequence · %2 sent%3",
                           {formatSi(perSequenceS(t, b), "s"), formatBytes(commBytes(t)),
-                           fit.fits() ? std::string()
-                                      : fill(" · needs %1", {formatBytes(fit.budget.total())})}),
+                           fit.fits()
+                               ? std::string()
+                               : fill(" · needs %1: over HBM", {formatBytes(fit.budget.total())})}),
             .source = fill("%1 · %2 · %3",
                            {ops.empty() ? std::string("none") : ops, overlapWords(t), link}),
             .emphasis = !fit.fits()};
@@ -587,9 +597,13 @@ Story ParallelismStrategiesScenario::build(const Params& p, const ScenarioInputs
                strategyKindName((*all)[fastest].kind),
                formatSi(perSequenceS((*all)[fastest], b), "s"),
                notFitting == 0 ? fill("Every strategy fits in the %1 of HBM.", {formatBytes(hbm)})
-                               : fill("%1 of %2 do not fit in the %3 of HBM (marked).",
-                                      {std::to_string(notFitting), std::to_string(all->size()),
-                                       formatBytes(hbm)})}),
+               : notFitting == static_cast<int>(all->size())
+                   ? fill("None of the %1 fits in the %2 of HBM: this model needs more GPUs "
+                          "or strategies combined.",
+                          {std::to_string(all->size()), formatBytes(hbm)})
+                   : fill("%1 of %2 do not fit in the %3 of HBM (marked).",
+                          {std::to_string(notFitting), std::to_string(all->size()),
+                           formatBytes(hbm)})}),
          6.0, [all, fits, N, b](double) {
              FactsFrame f;
              f.title = fill("%1 GPUs: time per sequence, bytes GPU 0 sends · what, how often, "
