@@ -319,12 +319,21 @@ void timelineResults(std::vector<ResultValue>& r, const StrategyTimeline& t, con
 
 // The summary's row for one strategy: what it splits and sends, how often, whether the step
 // hides it, over which link.
-FactRow summaryRow(const StrategyTimeline& t, const Fit& fit, int b) {
-    std::string ops, how;
+FactRow summaryRow(const StrategyTimeline& t, const Fit& fit, int b, int layers) {
+    // Per kind of operation, counted from the step: "all-to-all × 4 per layer"; the pipeline's
+    // sends go per micro-batch, not per layer.
+    std::string ops;
+    std::vector<ScheduleKind> seen;
     for (const StrategyComm& c : t.comm) {
-        const std::string op = fill("%1 %2", {scheduleKindName(c.kind), c.frequency});
-        if (ops.find(op) == std::string::npos)
-            ops += (ops.empty() ? "" : "; ") + op;
+        if (std::find(seen.begin(), seen.end(), c.kind) != seen.end())
+            continue;
+        seen.push_back(c.kind);
+        const std::string op = isPipeline(t.kind)
+                                   ? fill("%1 %2", {scheduleKindName(c.kind), c.frequency})
+                                   : fill("%1 × %2 per layer per step",
+                                          {scheduleKindName(c.kind),
+                                           formatSignificant(opsPerLayer(t, c.kind, layers), 3)});
+        ops += (ops.empty() ? "" : "; ") + op;
     }
     const std::string link = t.comm.empty() ? std::string() : linkWords(t.comm.front().link);
     return {.label = fill("%1 (%2)", {strategyKindName(t.kind), t.splitsShort}),
@@ -604,13 +613,13 @@ Story ParallelismStrategiesScenario::build(const Params& p, const ScenarioInputs
                    : fill("%1 of %2 do not fit in the %3 of HBM (marked).",
                           {std::to_string(notFitting), std::to_string(all->size()),
                            formatBytes(hbm)})}),
-         6.0, [all, fits, N, b](double) {
+         6.0, [all, fits, N, b, L](double) {
              FactsFrame f;
              f.title = fill("%1 GPUs: time per sequence, bytes GPU 0 sends · what, how often, "
                             "hidden or not, link",
                             {std::to_string(N)});
              for (std::size_t i = 0; i < all->size(); ++i)
-                 f.rows.push_back(summaryRow((*all)[i], (*fits)[i], b));
+                 f.rows.push_back(summaryRow((*all)[i], (*fits)[i], b, L));
              return Frames{{f}};
          }});
     story.results.push_back({"strategies", all->size()});
