@@ -53,8 +53,9 @@ double unitScale(std::string_view word) {
     };
     if (isUnit(word))
         return 1.0;
-    static constexpr std::array<std::pair<std::string_view, double>, 8> kPrefixes{
-        {{"k", 1e3},
+    static constexpr std::array<std::pair<std::string_view, double>, 9> kPrefixes{
+        {{"E", 1e18}, // formatBytes writes exabytes for absurd memory needs
+         {"k", 1e3},
          {"M", 1e6},
          {"G", 1e9},
          {"T", 1e12},

@@ -185,7 +185,7 @@ StrategyTimeline dataParallel(StrategyKind kind, const StrategySetup& s) {
     double gathered = 0.0;
     if (zero3)
         gathered = b.collective(ScheduleKind::AllGather, grads, 0.0, layerLabel(0),
-                                "layer weights before forward", "per layer, forward and backward");
+                                "layer weights before forward", "per layer, forward");
     double t = 0.0;
     for (int l = 0; l < z.L; ++l) {
         t = b.compute(ScheduleKind::Forward, z.forwardS, zero3 ? gathered : t, layerLabel(l),
@@ -193,20 +193,19 @@ StrategyTimeline dataParallel(StrategyKind kind, const StrategySetup& s) {
         if (zero3 && l + 1 < z.L) // prefetch the next layer while this one runs
             gathered = b.collective(ScheduleKind::AllGather, grads, b.lastComputeStart(),
                                     layerLabel(l + 1), "layer weights before forward",
-                                    "per layer, forward and backward");
+                                    "per layer, forward");
     }
     if (zero3)
         gathered = b.collective(ScheduleKind::AllGather, grads, t, layerLabel(z.L - 1),
-                                "layer weights before backward", "per layer, forward and backward");
+                                "layer weights before backward", "per layer, backward");
     double lastComm = 0.0;
     for (int l = z.L - 1; l >= 0; --l) {
         t = b.compute(ScheduleKind::Backward, 2.0 * z.forwardS, zero3 ? gathered : t, layerLabel(l),
                       fill("backward of layer %1", {std::to_string(l)}));
         const double started = b.lastComputeStart();
         if (zero3 && l > 0)
-            gathered =
-                b.collective(ScheduleKind::AllGather, grads, started, layerLabel(l - 1),
-                             "layer weights before backward", "per layer, forward and backward");
+            gathered = b.collective(ScheduleKind::AllGather, grads, started, layerLabel(l - 1),
+                                    "layer weights before backward", "per layer, backward");
         lastComm = b.collective(kind == StrategyKind::DP ? ScheduleKind::AllReduce
                                                          : ScheduleKind::ReduceScatter,
                                 grads, t, layerLabel(l), "layer gradients", "per layer per step");
@@ -330,7 +329,8 @@ StrategyTimeline expertParallel(const StrategySetup& s) {
     const double k = s.topK;
     const double attnGrads = z.layerWeights / 3.0 * s.model.bytesPerValue;
     const double routed = z.tensorBytes * k; // each token's hidden state to k experts
-    const std::string freq = "2 per layer forward, 2 backward";
+    // Per direction of data: dispatch and combine each run once forward and once backward.
+    const std::string freq = "1 per layer forward, 1 backward";
     StreamBuilder b(s);
     double t = 0.0;
     for (int l = 0; l < z.L; ++l) {
@@ -432,9 +432,8 @@ StrategyTimeline pipeline(StrategyKind kind, const StrategySetup& s) {
     return t;
 }
 
-} // namespace
-
-StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
+// The timeline of one strategy, before the group's micro-batch count is set beside it.
+StrategyTimeline strategyTimelineOf(StrategyKind kind, const StrategySetup& s) {
     s.topology.validate();
     const TransformerConfig& m = s.model;
     require(m.params > 0 && std::isfinite(m.params), "parameters must be a positive number");
@@ -473,6 +472,27 @@ StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
     default:
         return dataParallel(kind, s);
     }
+}
+
+} // namespace
+
+StrategyTimeline strategyTimeline(StrategyKind kind, const StrategySetup& s) {
+    StrategyTimeline t = strategyTimelineOf(kind, s);
+    switch (kind) {
+    case StrategyKind::TP:
+    case StrategyKind::SP:
+    case StrategyKind::CP:
+        t.microbatchesPerGroup = 1;
+        break;
+    case StrategyKind::GPipe:
+    case StrategyKind::OneFOneB:
+    case StrategyKind::Interleaved:
+        t.microbatchesPerGroup = s.microbatches;
+        break;
+    default: // DP, ZeRO and EP: every GPU runs its own micro-batch
+        t.microbatchesPerGroup = s.ways;
+    }
+    return t;
 }
 
 } // namespace wb

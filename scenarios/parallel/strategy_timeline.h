@@ -56,6 +56,10 @@ struct StrategyTimeline {
     double exposedCommS = 0.0;     // step − compute − bubble: communication nothing hid
     double bubbleS = 0.0;          // pipeline idle per stage (0 for the others)
     int microbatchesPerGpu = 1;    // micro-batches in the step shown
+    // Micro-batches the whole group of N GPUs finishes in the step shown: DP, ZeRO and EP give
+    // each GPU its own (N), TP, SP and CP share one, a pipeline pushes M through. Step times
+    // compare only per micro-batch (or per sequence), not per step.
+    int microbatchesPerGroup = 1;
     std::vector<StrategyComm> comm;
     std::string splits;           // what the strategy divides across its N GPUs
     std::string splitsShort;      // the same in two or three words: "the batch", "the layers"
