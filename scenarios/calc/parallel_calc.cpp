@@ -3,6 +3,7 @@
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "collectives/collective_cost.h"
+#include "engine/sentence.h"
 #include "parallel/pipeline_schedule.h"
 #include "parallel/transformer_step.h"
 #include "roofline/roofline_model.h"
@@ -114,8 +115,8 @@ Json collective(const Params& p) {
     const double bytes = p.number("bytes");
     const ClusterTopology t = rejecting([&] { return parseTopology(p.text("topology")); });
     if (ranks > t.gpus())
-        throw CalcError(std::to_string(ranks) + " ranks do not fit in " + std::to_string(t.gpus()) +
-                        " GPUs (nodes × gpus_per_node)");
+        throw CalcError(fill("%1 ranks do not fit in %2 GPUs (nodes × gpus_per_node)",
+                             {std::to_string(ranks), std::to_string(t.gpus())}));
     const ClusterCollectiveCost c = rejecting([&] {
         return clusterCollective(t, op, {0, ranks, 1}, bytes);
     });
