@@ -432,17 +432,17 @@ std::string tiledNarration(const Kernels& k) {
              "%2%3.",
              {std::to_string(k.base.tile), sides, likeCopy ? ", as the copy's do" : ""});
     if (extraWavefronts(column) > 0)
-        return fill("%1 Reading a column of the tile puts up to %2 different words in one bank: "
-                    "%3 where %4 would do for %5, a bank conflict.",
+        return fill("%1 Reading a column of the tile puts up to %2 different words in one bank: %3 "
+                    "where %4 would do for %5, a bank conflict.%6",
                     {global, std::to_string(column.wavefronts), wavefrontsText(column.wavefronts),
                      std::to_string(column.minWavefronts),
-                     formatBytes(double(column.bytesRequested))}) +
-               elsewhere(k, TransposeVariant::Tiled);
-    return fill("%1 Reading a column of the tile spreads over %2 banks here: %3, the fewest %4 "
-                "can take, so no bank conflict.",
+                     formatBytes(double(column.bytesRequested)),
+                     elsewhere(k, TransposeVariant::Tiled)});
+    return fill("%1 Reading a column of the tile spreads over %2 banks here: %3, the fewest %4 can "
+                "take, so no bank conflict.%5",
                 {global, std::to_string(column.banksUsed), wavefrontsText(column.wavefronts),
-                 formatBytes(double(column.bytesRequested))}) +
-           elsewhere(k, TransposeVariant::Tiled);
+                 formatBytes(double(column.bytesRequested)),
+                 elsewhere(k, TransposeVariant::Tiled)});
 }
 
 std::string paddedNarration(const Kernels& k) {
@@ -453,16 +453,13 @@ std::string paddedNarration(const Kernels& k) {
              "spreads over %2 banks",
              {formatBytes(double(k.base.elementBytes)), std::to_string(column.banksUsed)});
     if (extraWavefronts(column) == 0)
-        return shift +
-               fill(": %1, the fewest %2 can take (%3 unpadded). No bank conflict.",
-                    {wavefrontsText(column.wavefronts), formatBytes(double(column.bytesRequested)),
-                     std::to_string(before.wavefronts)}) +
-               elsewhere(k, TransposeVariant::Padded);
-    return shift +
-           fill(", but still takes %1 where %2 would do (%3 unpadded).",
-                {wavefrontsText(column.wavefronts), std::to_string(column.minWavefronts),
-                 std::to_string(before.wavefronts)}) +
-           elsewhere(k, TransposeVariant::Padded);
+        return fill("%1: %2, the fewest %3 can take (%4 unpadded). No bank conflict.%5",
+                    {shift, wavefrontsText(column.wavefronts),
+                     formatBytes(double(column.bytesRequested)), std::to_string(before.wavefronts),
+                     elsewhere(k, TransposeVariant::Padded)});
+    return fill("%1, but still takes %2 where %3 would do (%4 unpadded).%5",
+                {shift, wavefrontsText(column.wavefronts), std::to_string(column.minWavefronts),
+                 std::to_string(before.wavefronts), elsewhere(k, TransposeVariant::Padded)});
 }
 
 std::string billNarration(const Kernels& k, const std::vector<TransposeTiming>& tt,
@@ -593,9 +590,9 @@ Story CoalescingTransposeScenario::build(const Params& p, const ScenarioInputs& 
 
     Story story;
     story.provenance =
-        withReplayNote(replayProvenance(*timing, "timings from the transpose model") +
-                           "; sectors and banks: exact address arithmetic of each kernel's "
-                           "indexing",
+        withReplayNote(fill("%1; sectors and banks: exact address arithmetic of each kernel's "
+                            "indexing",
+                            {replayProvenance(*timing, "timings from the transpose model")}),
                        choice);
     story.results = transposeResults(*k, timings, copy, gpu, *pattern);
 

@@ -548,9 +548,9 @@ Story MemoryHierarchyScenario::build(const Params& p, const ScenarioInputs& in) 
     // Replay a recording; the model itself stands in only if none exists.
     auto replay = std::make_shared<const Replay>(replayFor(*this, p, in, *ladder));
     story.provenance =
-        withReplayNote(replayProvenance(replay->trace, "pointer-chase staircase from the memory "
-                                                       "ladder model") +
-                           "; ladder: catalogue numbers and microbenchmark papers",
+        withReplayNote(fill("%1; ladder: catalogue numbers and microbenchmark papers",
+                            {replayProvenance(replay->trace, "pointer-chase staircase from the "
+                                                             "memory ladder model")}),
                        replay->choice);
     story.results.push_back({"L1 KiB", gpu->value("l1_shared_per_sm_kb")});
     story.steps.push_back(

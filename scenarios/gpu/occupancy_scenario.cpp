@@ -537,9 +537,9 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
     const std::string manyWarps = formatCount(kManyWarps, "warp", "warps");
 
     Story story;
-    story.provenance = withReplayNote(replayProvenance(bandwidth, kBandwidthModel) +
-                                          "; occupancy calculator, Little's law and the "
-                                          "scheduler timelines are modeled on CPU",
+    story.provenance = withReplayNote(fill("%1; occupancy calculator, Little's law and the "
+                                           "scheduler timelines are modeled on CPU",
+                                           {replayProvenance(bandwidth, kBandwidthModel)}),
                                       choice);
     story.results = {
         {"memory (in the GPU's name)", gpu.value("memory_gb") * 1e9},

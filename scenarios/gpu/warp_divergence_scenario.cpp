@@ -441,8 +441,9 @@ Story WarpDivergenceScenario::build(const Params& p, const ScenarioInputs& in) c
 
     Story story;
     story.provenance =
-        withReplayNote(replayProvenance(masks, "active masks from the per-lane SIMT interpreter") +
-                           "; lane timeline: per-lane SIMT interpreter, modeled on CPU",
+        withReplayNote(fill("%1; lane timeline: per-lane SIMT interpreter, modeled on CPU",
+                            {replayProvenance(masks, "active masks from the per-lane SIMT "
+                                                     "interpreter")}),
                        recorded);
     story.results = {{"warp size", kWarpSize},
                      {"lanes in the warp", warpLanes},
