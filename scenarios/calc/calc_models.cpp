@@ -4,6 +4,7 @@
 #include "calc/gpu_calc_models.h"
 #include "catalogue/hardware_catalogue.h"
 #include "collectives/collective_cost.h"
+#include "engine/sentence.h"
 #include "roofline/roofline_model.h"
 
 namespace wb {
@@ -55,8 +56,9 @@ Json rooflineCalc(const Params& p) {
     const Precision precision = *parsePrecision(p.text("precision"));
     const auto peak = peakTflops(gpu, precision);
     if (!peak)
-        throw CalcError(gpu.id + " has no " + precisionName(precision) +
-                        " tensor support; allowed precisions for it: fp32|tf32|bf16|fp16");
+        throw CalcError(
+            fill("%1 has no %2 tensor support; allowed precisions for it: fp32|tf32|bf16|fp16",
+                 {gpu.id, precisionName(precision)}));
     const double bw = bandwidthTBs(gpu);
     Json j;
     j["model"] = "roofline";

@@ -4,6 +4,7 @@
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 #include "fabric/fabric_recommendation.h"
 #include "fabric/fabric_sim.h"
 
@@ -60,9 +61,9 @@ FabricConfig configOf(const Params& p) {
 void checkWork(const FabricConfig& c, double durationS, double runs) {
     const double links = c.senders + 4.0;
     if (durationS / c.slotS() * links * runs > kMaxWork) {
-        std::string s = "--duration-us too long for this many senders at this rate (over ";
-        s.append(formatSi(kMaxWork, "")).append(" simulated link slots); shorten it");
-        throw CalcError(s);
+        throw CalcError(fill("--duration-us too long for this many senders at this rate (over "
+                             "%1 simulated link slots); shorten it",
+                             {formatSi(kMaxWork, "")}));
     }
 }
 

@@ -1,5 +1,6 @@
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
+#include "engine/sentence.h"
 #include "gpu/memory_access_model.h"
 #include "gpu/simt_interpreter.h"
 #include "gpu/transpose_model.h"
@@ -25,8 +26,8 @@ std::vector<LaneIndex> laneIndices(const Params& p, std::string& pattern, std::s
     if (!expr) {
         const long long stride = p.integer("stride");
         const long long offset = p.integer("offset");
-        pattern = "a[lane * " + std::to_string(stride) + " + " + std::to_string(offset) + "]";
-        array = "a";
+        pattern = fill("a[lane * %1 + %2]", {std::to_string(stride), std::to_string(offset)});
+        array = std::string("a"); // a move: GCC 12 warns falsely (-Wrestrict) on = "a" here
         return MemoryAccessModel::strided(stride, offset);
     }
     try {
@@ -37,15 +38,16 @@ std::vector<LaneIndex> laneIndices(const Params& p, std::string& pattern, std::s
         array = e.arrayName().empty() ? "a" : e.arrayName();
         return MemoryAccessModel::fromExpression(e, env);
     } catch (const ExprError& err) {
-        throw CalcError("--expr: " + std::string(err.what()));
+        throw CalcError(fill("--expr: %1", {err.what()}));
     }
 }
 
 Json access(const Params& p) {
     std::string pattern, array;
     const auto lanes = laneIndices(p, pattern, array);
-    const ArrayRef ref{array, static_cast<int>(p.integer("elem-bytes")),
-                       static_cast<std::uint64_t>(p.integer("base-bytes"))};
+    const ArrayRef ref{.name = array,
+                       .elementBytes = static_cast<int>(p.integer("elem-bytes")),
+                       .baseBytes = static_cast<std::uint64_t>(p.integer("base-bytes"))};
     MemoryAccessFrame f;
     try {
         f = MemoryAccessModel::global(lanes, ref, pattern, "ld.global");
@@ -70,7 +72,8 @@ Json access(const Params& p) {
 Json banks(const Params& p) {
     std::string pattern, array;
     const auto lanes = laneIndices(p, pattern, array);
-    const ArrayRef ref{array, static_cast<int>(p.integer("elem-bytes")), 0};
+    const ArrayRef ref{
+        .name = array, .elementBytes = static_cast<int>(p.integer("elem-bytes")), .baseBytes = 0};
     MemoryAccessFrame f;
     try {
         f = MemoryAccessModel::shared(lanes, ref, pattern, "ld.shared");
@@ -148,7 +151,7 @@ Json divergence(const Params& p) {
     try {
         r = SimtInterpreter(c).run();
     } catch (const ExprError& e) {
-        throw CalcError("--condition: " + std::string(e.what()));
+        throw CalcError(fill("--condition: %1", {e.what()}));
     } catch (const std::invalid_argument& e) {
         throw CalcError(e.what());
     }

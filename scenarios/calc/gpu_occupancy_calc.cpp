@@ -2,6 +2,7 @@
 // Little's law as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
+#include "engine/sentence.h"
 #include "gpu/littles_law.h"
 #include "gpu/occupancy_calculator.h"
 #include "gpu/wave_model.h"
@@ -44,14 +45,15 @@ OccupancyResult occupancyOf(const GpuSpec& gpu, const KernelResources& k) {
     try {
         r = OccupancyCalculator(gpu).compute(k);
     } catch (const std::invalid_argument& e) {
-        throw CalcError(gpu.id + ": " + e.what());
+        throw CalcError(fill("%1: %2", {gpu.id, e.what()}));
     }
     if (r.blocksPerSm == 0)
-        throw CalcError(gpu.id + ": a block of " + std::to_string(k.threadsPerBlock) +
-                        " threads × " + std::to_string(k.registersPerThread) +
-                        " registers does not fit on an SM (" + std::to_string(r.warpsPerBlock) +
-                        " warps × " + std::to_string(r.registersPerWarp) +
-                        " registers per warp > the SM's register file); the launch would fail");
+        throw CalcError(
+            fill("%1: a block of %2 threads × %3 registers does not fit on an SM (%4 "
+                 "warps × %5 registers per warp > the SM's register file); the launch "
+                 "would fail",
+                 {gpu.id, std::to_string(k.threadsPerBlock), std::to_string(k.registersPerThread),
+                  std::to_string(r.warpsPerBlock), std::to_string(r.registersPerWarp)}));
     return r;
 }
 

@@ -2,6 +2,7 @@
 // expert-parallel all-to-all volume and time (FACTS.md §8).
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
+#include "engine/sentence.h"
 #include "moe/expert_parallel_traffic.h"
 #include "moe/skewed_routing.h"
 
@@ -28,10 +29,9 @@ Json moe(const Params& p) {
     const double skew = p.number("skew");
     const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
     if (k > experts) {
-        std::string m = "--top-k ";
-        m.append(std::to_string(k)).append(" is more than the ");
-        m.append(std::to_string(experts)).append(" experts: a token picks k distinct experts");
-        throw CalcError(m);
+        throw CalcError(
+            fill("--top-k %1 is more than the %2 experts: a token picks k distinct experts",
+                 {std::to_string(k), std::to_string(experts)}));
     }
     ExpertParallelSetup ep;
     // --ep 0: as many GPUs of one 8-GPU node as split the experts evenly.
@@ -39,10 +39,8 @@ Json moe(const Params& p) {
     ep.hidden = integerOf(p, "hidden");
     ep.bytesPerValue = p.number("bytes-per-value");
     if (experts % ep.gpus != 0) {
-        std::string m = "--ep ";
-        m.append(std::to_string(ep.gpus)).append(" GPUs must divide the ");
-        m.append(std::to_string(experts)).append(" experts (E/N experts per GPU)");
-        throw CalcError(m);
+        throw CalcError(fill("--ep %1 GPUs must divide the %2 experts (E/N experts per GPU)",
+                             {std::to_string(ep.gpus), std::to_string(experts)}));
     }
     ep.topology = clusterOf(p, ep.gpus, "--ep ");
     ExpertDispatch d;

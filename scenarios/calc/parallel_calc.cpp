@@ -131,8 +131,8 @@ Json collective(const Params& p) {
     const double bytes = p.number("bytes");
     const ClusterTopology t = rejecting([&] { return parseTopology(p.text("topology")); });
     if (ranks > t.gpus())
-        throw CalcError(std::to_string(ranks) + " ranks do not fit in " + std::to_string(t.gpus()) +
-                        " GPUs (nodes × gpus_per_node)");
+        throw CalcError(fill("%1 ranks do not fit in %2 GPUs (nodes × gpus_per_node)",
+                             {std::to_string(ranks), std::to_string(t.gpus())}));
     const ClusterCollectiveCost c = rejecting([&] {
         return clusterCollective(t, op, {0, ranks, 1}, bytes);
     });

@@ -3,6 +3,7 @@
 // simulation, the claims check) as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
+#include "engine/sentence.h"
 #include "parallel/memory_budget.h"
 #include "planning/claims_check.h"
 #include "planning/cluster_scheduler.h"
@@ -26,8 +27,8 @@ Json memory(const Params& p) {
     const int gpus = integerOf(p, "gpus"), tp = integerOf(p, "tp"), pp = integerOf(p, "pp");
     const int zero = integerOf(p, "zero");
     if (gpus % (tp * pp) != 0)
-        throw CalcError(std::to_string(gpus) +
-                        " GPUs do not divide by TP × PP = " + std::to_string(tp * pp));
+        throw CalcError(fill("%1 GPUs do not divide by TP × PP = %2",
+                             {std::to_string(gpus), std::to_string(tp * pp)}));
     const int dp = gpus / (tp * pp);
     const Optimizer o = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
     const TrainingPrecision pr =
@@ -123,8 +124,8 @@ Json activations(const Params& p) {
     a.recompute = rejecting([&] { return parseRecompute(p.text("recompute")); });
     const int layers = integerOf(p, "layers");
     if (integerOf(p, "heads") % a.tp != 0)
-        throw CalcError(std::to_string(integerOf(p, "heads")) +
-                        " attention heads do not divide by TP " + std::to_string(a.tp));
+        throw CalcError(fill("%1 attention heads do not divide by TP %2",
+                             {std::to_string(integerOf(p, "heads")), std::to_string(a.tp)}));
     const double perLayer = rejecting([&] { return activationBytesPerLayer(a); });
     const double total = rejecting([&] { return activationBytesFirstStage(a, layers); });
     const char* formula = a.recompute == Recompute::Full ? "2sbh"
@@ -152,7 +153,7 @@ Json activations(const Params& p) {
 Json schedule(const Params& p) {
     const int gpus = integerOf(p, "gpus");
     if (gpus % 8 != 0)
-        throw CalcError("--gpus " + std::to_string(gpus) + " must be whole nodes of 8 GPUs");
+        throw CalcError(fill("--gpus %1 must be whole nodes of 8 GPUs", {std::to_string(gpus)}));
     SchedulerConfig c;
     c.cluster.nodes = gpus / 8;
     c.cluster.gpusPerNode = 8;

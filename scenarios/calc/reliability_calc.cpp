@@ -2,6 +2,7 @@
 // (failures-checkpoint to silent-hang) as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
+#include "engine/sentence.h"
 #include "reliability/checkpoint_interval.h"
 #include "reliability/cluster_failure_model.h"
 #include "reliability/collective_hang.h"
@@ -21,7 +22,7 @@ using Json = nlohmann::ordered_json;
 // Every number we print must be finite: a NaN in JSON output is a bug, not an answer.
 double finite(double v, const char* what) {
     if (!std::isfinite(v))
-        throw CalcError(std::string(what) + " is not a finite number for these arguments");
+        throw CalcError(fill("%1 is not a finite number for these arguments", {what}));
     return v;
 }
 
@@ -91,10 +92,10 @@ Json goodput(const Params& p) {
                    "every failure stops the synchronous job, loses the work since the last "
                    "checkpoint and costs a restart (which can itself fail); the job's next "
                    "failure is sampled directly with rate GPUs / GPU MTBF";
-    j["source"] = std::string("Daly's full model for goodput_analytic; ") + youngDalySource +
-                  "; per-GPU MTBF for comparison: Llama 3 (arXiv:2407.21783) GPU faults ≈ 79,000 "
-                  "GPU-hours (derived: 16,384 GPUs × 54 × 24 h ÷ 268 GPU-category interruptions, "
-                  "§3.3.4 and Table 5)";
+    j["source"] = fill("Daly's full model for goodput_analytic; %1; per-GPU MTBF for comparison: "
+                       "Llama 3 (arXiv:2407.21783) GPU faults ≈ 79,000 GPU-hours (derived: 16,384 "
+                       "GPUs × 54 × 24 h ÷ 268 GPU-category interruptions, §3.3.4 and Table 5)",
+                       {youngDalySource});
     return j;
 }
 

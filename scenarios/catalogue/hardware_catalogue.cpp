@@ -1,5 +1,7 @@
 #include "catalogue/hardware_catalogue.h"
 
+#include "engine/sentence.h"
+
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -14,7 +16,7 @@ using nlohmann::json;
 const SpecValue& GpuSpec::field(const std::string& key) const {
     auto it = fields.find(key);
     if (it == fields.end())
-        throw std::out_of_range(id + " has no field '" + key + "'");
+        throw std::out_of_range(fill("%1 has no field '%2'", {id, key}));
     return it->second;
 }
 
@@ -46,7 +48,7 @@ namespace {
 std::string textAt(const json& obj, const char* key, const std::string& where) {
     auto it = obj.find(key);
     if (it == obj.end() || !it->is_string())
-        throw CatalogueError{where + "/" + key + ": expected a string"};
+        throw CatalogueError{fill("%1/%2: expected a string", {where, key})};
     return it->get<std::string>();
 }
 
@@ -57,8 +59,8 @@ std::variant<HardwareCatalogue, CatalogueError> HardwareCatalogue::parse(std::st
     try {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
-        return CatalogueError{"catalogue is not valid JSON at byte " + std::to_string(e.byte) +
-                              ": " + e.what()};
+        return CatalogueError{
+            fill("catalogue is not valid JSON at byte %1: %2", {std::to_string(e.byte), e.what()})};
     }
     try {
         HardwareCatalogue cat;
@@ -68,9 +70,9 @@ std::variant<HardwareCatalogue, CatalogueError> HardwareCatalogue::parse(std::st
         if (srcs == doc.end() || !srcs->is_object())
             throw CatalogueError{"/sources: expected an object of source id → {label, url}"};
         for (const auto& [sid, s] : srcs->items()) {
-            const std::string where = "/sources/" + sid;
+            const std::string where = fill("/sources/%1", {sid});
             if (!s.is_object())
-                throw CatalogueError{where + ": expected an object"};
+                throw CatalogueError{fill("%1: expected an object", {where})};
             cat.m_sources[sid] = SpecSource{sid, textAt(s, "label", where), textAt(s, "url", where),
                                             s.value("confidence", std::string{})};
         }
@@ -79,14 +81,14 @@ std::variant<HardwareCatalogue, CatalogueError> HardwareCatalogue::parse(std::st
             throw CatalogueError{"/gpus: expected a non-empty array"};
         for (size_t i = 0; i < gpus->size(); ++i) {
             const json& g = (*gpus)[i];
-            std::string where = "/gpus/" + std::to_string(i);
+            std::string where = fill("/gpus/%1", {std::to_string(i)});
             if (!g.is_object())
-                throw CatalogueError{where + ": expected an object"};
+                throw CatalogueError{fill("%1: expected an object", {where})};
             GpuSpec spec;
             spec.id = textAt(g, "id", where);
-            where += " (" + spec.id + ")";
+            where = fill("%1 (%2)", {where, spec.id});
             if (cat.find(spec.id))
-                throw CatalogueError{where + ": duplicate id"};
+                throw CatalogueError{fill("%1: duplicate id", {where})};
             spec.name = textAt(g, "name", where);
             spec.architecture = textAt(g, "architecture", where);
             spec.computeCapability = textAt(g, "compute_capability", where);
@@ -94,29 +96,29 @@ std::variant<HardwareCatalogue, CatalogueError> HardwareCatalogue::parse(std::st
             spec.notes = g.value("notes", std::string{});
             const auto fields = g.find("fields");
             if (fields == g.end() || !fields->is_object())
-                throw CatalogueError{where + "/fields: expected an object"};
+                throw CatalogueError{fill("%1/fields: expected an object", {where})};
             for (const auto& [name, f] : fields->items()) {
-                const std::string fw = where + "/fields/" + name;
+                const std::string fw = fill("%1/fields/%2", {where, name});
                 if (!f.is_object() || !f.contains("value") || !f["value"].is_number())
-                    throw CatalogueError{fw + ": expected {value: number, unit, source}"};
+                    throw CatalogueError{fill("%1: expected {value: number, unit, source}", {fw})};
                 SpecValue v{f["value"].get<double>(), textAt(f, "unit", fw),
                             textAt(f, "source", fw)};
                 if (!(v.value >= 0.0))
-                    throw CatalogueError{fw + ": value must be a non-negative number"};
+                    throw CatalogueError{fill("%1: value must be a non-negative number", {fw})};
                 if (!cat.m_sources.count(v.sourceId))
-                    throw CatalogueError{fw + ": unknown source '" + v.sourceId + "'"};
+                    throw CatalogueError{fill("%1: unknown source '%2'", {fw, v.sourceId})};
                 spec.fields.emplace(name, std::move(v));
             }
             for (const auto& req : requiredFields())
                 if (!spec.has(req))
-                    throw CatalogueError{where + ": missing required field '" + req + "'"};
+                    throw CatalogueError{fill("%1: missing required field '%2'", {where, req})};
             cat.m_gpus.push_back(std::move(spec));
         }
         return cat;
     } catch (const CatalogueError& e) {
         return e;
     } catch (const json::exception& e) {
-        return CatalogueError{std::string("catalogue has the wrong shape: ") + e.what()};
+        return CatalogueError{fill("catalogue has the wrong shape: %1", {e.what()})};
     }
 }
 
@@ -124,7 +126,8 @@ const HardwareCatalogue& HardwareCatalogue::builtin() {
     static const HardwareCatalogue cat = [] {
         auto parsed = parse(embedded::gpus_json);
         if (auto* err = std::get_if<CatalogueError>(&parsed))
-            throw std::runtime_error("built-in hardware catalogue is broken: " + err->message);
+            throw std::runtime_error(
+                fill("built-in hardware catalogue is broken: %1", {err->message}));
         return std::get<HardwareCatalogue>(std::move(parsed));
     }();
     return cat;
@@ -191,7 +194,7 @@ std::string HardwareCatalogue::sourceLabel(const GpuSpec& gpu, const std::string
 
 std::string HardwareCatalogue::citation(const GpuSpec& gpu, const std::string& field) const {
     const SpecSource* s = source(gpu.field(field).sourceId);
-    return s ? s->label + " (" + s->url + ")" : std::string{};
+    return s ? fill("%1 (%2)", {s->label, s->url}) : std::string{};
 }
 
 } // namespace wb

@@ -1,5 +1,7 @@
 #include "engine/imported_set.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <set>
 
@@ -118,14 +120,14 @@ int firstImportedStep(const Story& story) {
 std::string importedNote(const std::vector<std::string>& paths) {
     if (paths.empty())
         return {};
-    std::string out = "; \"Your …\" steps: IMPORTED from ";
+    std::string names;
     for (std::size_t i = 0; i < paths.size(); ++i) {
         if (i > 0)
-            out += ", ";
+            names += ", ";
         const auto slash = paths[i].find_last_of("/\\");
-        out += slash == std::string::npos ? paths[i] : paths[i].substr(slash + 1);
+        names += slash == std::string::npos ? paths[i] : paths[i].substr(slash + 1);
     }
-    return out;
+    return fill("; \"Your …\" steps: IMPORTED from %1", {names});
 }
 
 } // namespace wb

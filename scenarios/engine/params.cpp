@@ -1,6 +1,7 @@
 #include "engine/params.h"
 
 #include "engine/number_format.h"
+#include "engine/sentence.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -27,7 +28,7 @@ const ParamSpec* Params::spec(const std::string& name) const {
 double Params::number(const std::string& name) const {
     auto it = m_numbers.find(name);
     if (it == m_numbers.end())
-        throw std::out_of_range("no numeric parameter '" + name + "'");
+        throw std::out_of_range(fill("no numeric parameter '%1'", {name}));
     return it->second;
 }
 
@@ -38,38 +39,35 @@ long long Params::integer(const std::string& name) const {
 const std::string& Params::text(const std::string& name) const {
     auto it = m_texts.find(name);
     if (it == m_texts.end())
-        throw std::out_of_range("no choice or text parameter '" + name + "'");
+        throw std::out_of_range(fill("no choice or text parameter '%1'", {name}));
     return it->second;
 }
 
 std::string Params::describe(const ParamSpec& s) {
     if (s.kind == ParamSpec::Kind::Text)
-        return s.name + " (text)";
+        return fill("%1 (text)", {s.name});
     if (s.kind == ParamSpec::Kind::Choice) {
-        std::string out = s.name + " (";
+        std::string choices;
         for (size_t i = 0; i < s.choices.size(); ++i)
-            out += (i ? "|" : "") + s.choices[i];
-        return out + ")";
+            choices += (i ? "|" : "") + s.choices[i];
+        return fill("%1 (%2)", {s.name, choices});
     }
-    std::string out = s.name + " (" + formatNumber(s.min) + "…" + formatNumber(s.max);
-    if (!s.unit.empty())
-        out += " " + s.unit;
-    if (s.kind == ParamSpec::Kind::Integer)
-        out += ", integer";
-    return out + ")";
+    return fill(s.kind == ParamSpec::Kind::Integer ? "%1 (%2…%3%4, integer)" : "%1 (%2…%3%4)",
+                {s.name, formatNumber(s.min), formatNumber(s.max),
+                 s.unit.empty() ? std::string{} : fill(" %1", {s.unit})});
 }
 
 std::optional<std::string> Params::setNumber(const std::string& name, double value) {
     const ParamSpec* s = spec(name);
     if (!s)
-        return "unknown parameter '" + name + "'";
+        return fill("unknown parameter '%1'", {name});
     if (s->kind == ParamSpec::Kind::Choice || s->kind == ParamSpec::Kind::Text)
-        return "parameter '" + name + "' is not a number; allowed " + describe(*s);
+        return fill("parameter '%1' is not a number; allowed %2", {name, describe(*s)});
     if (!std::isfinite(value) || value < s->min || value > s->max)
-        return "parameter '" + name + "' = " + formatNumber(value) + " is out of range; allowed " +
-               describe(*s);
+        return fill("parameter '%1' = %2 is out of range; allowed %3",
+                    {name, formatNumber(value), describe(*s)});
     if (s->kind == ParamSpec::Kind::Integer && value != std::round(value))
-        return "parameter '" + name + "' must be a whole number; allowed " + describe(*s);
+        return fill("parameter '%1' must be a whole number; allowed %2", {name, describe(*s)});
     m_numbers[name] = value;
     m_set.insert(name);
     return std::nullopt;
@@ -78,7 +76,7 @@ std::optional<std::string> Params::setNumber(const std::string& name, double val
 std::optional<std::string> Params::set(const std::string& name, const std::string& value) {
     const ParamSpec* s = spec(name);
     if (!s)
-        return "unknown parameter '" + name + "'";
+        return fill("unknown parameter '%1'", {name});
     if (s->kind == ParamSpec::Kind::Text) {
         m_texts[name] = value;
         m_set.insert(name);
@@ -92,12 +90,13 @@ std::optional<std::string> Params::set(const std::string& name, const std::strin
                 return std::nullopt;
             }
         }
-        return "parameter '" + name + "' = '" + value + "' is not allowed; allowed " + describe(*s);
+        return fill("parameter '%1' = '%2' is not allowed; allowed %3",
+                    {name, value, describe(*s)});
     }
     auto parsed = parseNumber(value);
     if (!parsed)
-        return "parameter '" + name + "' = '" + value + "' is not a number; allowed " +
-               describe(*s);
+        return fill("parameter '%1' = '%2' is not a number; allowed %3",
+                    {name, value, describe(*s)});
     return setNumber(name, *parsed);
 }
 

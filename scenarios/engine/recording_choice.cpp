@@ -3,6 +3,7 @@
 #include "catalogue/hardware_catalogue.h"
 #include "engine/scenario.h"
 #include "engine/scenario_inputs.h"
+#include "engine/sentence.h"
 
 namespace wb {
 namespace {
@@ -43,7 +44,7 @@ std::string inputWords(const Scenario& scenario, const RecordingInput& input) {
     if (input.param == "gpu")
         if (const GpuSpec* gpu = HardwareCatalogue::builtin().find(input.value))
             value = gpu->name;
-    return label + " is " + value;
+    return fill("%1 is %2", {label, value});
 }
 
 } // namespace
@@ -55,9 +56,10 @@ RecordingChoice chooseRecording(const Scenario& scenario, const std::string& kin
         return {};
     const auto inputs = scenario.recordingInputs(*recording);
     if (!inputs)
-        return {std::nullopt, "a recording from " + deviceOf(*recording) +
-                                  " is not replayed: its device is not in the catalogue or it "
-                                  "does not say what it ran"};
+        return {.trace = std::nullopt,
+                .note = fill("a recording from %1 is not replayed: its device is not in the "
+                             "catalogue or it does not say what it ran",
+                             {deviceOf(*recording)})};
     std::string differs;
     for (const auto& input : *inputs) {
         if (holds(params, input))
@@ -65,15 +67,16 @@ RecordingChoice chooseRecording(const Scenario& scenario, const std::string& kin
         differs.append(differs.empty() ? "" : ", ").append(inputWords(scenario, input));
     }
     if (differs.empty())
-        return {*recording, {}};
+        return {.trace = *recording, .note = {}};
     // "from", not "measured on": this line also follows modeled data, which it must never
     // seem to call measured.
-    return {std::nullopt, "a recording from " + deviceOf(*recording) + " replays when " + differs};
+    return {.trace = std::nullopt,
+            .note = fill("a recording from %1 replays when %2", {deviceOf(*recording), differs})};
 }
 
 std::string withReplayNote(std::string provenance, const RecordingChoice& choice) {
     if (!choice.note.empty())
-        provenance.append("; ").append(choice.note);
+        return fill("%1; %2", {provenance, choice.note});
     return provenance;
 }
 

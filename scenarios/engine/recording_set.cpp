@@ -2,6 +2,7 @@
 
 #include "engine/embedded_traces.h"
 #include "engine/scenario_inputs.h"
+#include "engine/sentence.h"
 #include "trace/trace_json.h"
 
 #include <mutex>
@@ -63,28 +64,23 @@ const ScenarioInputs& ScenarioInputs::shipped() {
 
 std::string replayProvenance(const Trace& trace, const std::string& modelDetail) {
     const Provenance& p = trace.provenance;
-    std::string text;
+    std::string_view pattern = "%1";
     switch (p.source) {
     case TraceSource::Live:
-        text = "LIVE: ";
+        pattern = "LIVE: %1";
         break;
     case TraceSource::Recorded:
-        text = "RECORDED: ";
+        pattern = "RECORDED: %1";
         break;
     case TraceSource::Imported:
-        text = "IMPORTED: ";
+        pattern = "IMPORTED: %1";
         break;
     case TraceSource::Modeled:
-        text = "MODELED on CPU";
-        if (!p.device.empty())
-            text.append(" for ").append(p.device);
-        if (!modelDetail.empty())
-            text.append(": ").append(modelDetail);
-        text.append(" (not a measurement)");
-        return text;
+        return fill("MODELED on CPU%1%2 (not a measurement)",
+                    {p.device.empty() ? std::string{} : fill(" for %1", {p.device}),
+                     modelDetail.empty() ? std::string{} : fill(": %1", {modelDetail})});
     }
-    text.append(describeProvenance(p));
-    return text;
+    return fill(pattern, {describeProvenance(p)});
 }
 
 } // namespace wb

@@ -1,5 +1,7 @@
 #include "gpu/block_placement_recording.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -11,7 +13,7 @@ namespace {
 int metaInt(const Trace& t, const char* key) {
     const auto it = t.metadata.find(key);
     if (it == t.metadata.end())
-        throw std::invalid_argument(std::string("block-placement trace lacks metadata ") + key);
+        throw std::invalid_argument(fill("block-placement trace lacks metadata %1", {key}));
     return std::stoi(it->second);
 }
 

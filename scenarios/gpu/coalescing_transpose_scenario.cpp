@@ -100,28 +100,37 @@ FactsFrame variantFacts(const Kernels& k, TransposeVariant v) {
     const TransposeSummary& copy = k.summary(TransposeVariant::Copy);
     FactsFrame f;
     f.title = fill("The %1 kernel · %2", {variantTitle(v), k.shape()});
-    f.rows.push_back(
-        {"threads per block = tile × block rows",
-         fill("%1 × %2 = %3", {std::to_string(k.base.tile), std::to_string(k.base.blockRows),
-                               std::to_string(k.base.tile * k.base.blockRows)}),
-         "NVIDIA cuda-samples transpose (TILE_DIM × BLOCK_ROWS)", false});
-    f.rows.push_back({"global load: 32-byte sectors per request",
-                      formatSignificant(s.loadSectorsPerRequest, 3), kCoalescingSource, false});
-    f.rows.push_back({"global store: 32-byte sectors per request",
-                      formatSignificant(s.storeSectorsPerRequest, 3), kCoalescingSource,
-                      s.storeSectorsPerRequest > copy.storeSectorsPerRequest});
-    f.rows.push_back({"L1↔L2 sector traffic, whole kernel", formatBytes(double(s.l1l2Bytes)),
-                      "derived: sectors × 32 B, between L1 and L2 (not DRAM)", false});
+    f.rows.push_back({.label = "threads per block = tile × block rows",
+                      .value = fill("%1 × %2 = %3",
+                                    {std::to_string(k.base.tile), std::to_string(k.base.blockRows),
+                                     std::to_string(k.base.tile * k.base.blockRows)}),
+                      .source = "NVIDIA cuda-samples transpose (TILE_DIM × BLOCK_ROWS)",
+                      .emphasis = false});
+    f.rows.push_back({.label = "global load: 32-byte sectors per request",
+                      .value = formatSignificant(s.loadSectorsPerRequest, 3),
+                      .source = kCoalescingSource,
+                      .emphasis = false});
+    f.rows.push_back({.label = "global store: 32-byte sectors per request",
+                      .value = formatSignificant(s.storeSectorsPerRequest, 3),
+                      .source = kCoalescingSource,
+                      .emphasis = s.storeSectorsPerRequest > copy.storeSectorsPerRequest});
+    f.rows.push_back({.label = "L1↔L2 sector traffic, whole kernel",
+                      .value = formatBytes(double(s.l1l2Bytes)),
+                      .source = "derived: sectors × 32 B, between L1 and L2 (not DRAM)",
+                      .emphasis = false});
     if (s.smemWorstWavefronts > 0) {
         const MemoryAccessFrame& c = k.column(v);
-        f.rows.push_back(
-            {fill("shared column read of %1: wavefronts", {formatBytes(double(c.bytesRequested))}),
-             fill("%1, fewest %2", {std::to_string(c.wavefronts), std::to_string(c.minWavefronts)}),
-             kBanksSource, extraWavefronts(c) > 0});
+        f.rows.push_back({.label = fill("shared column read of %1: wavefronts",
+                                        {formatBytes(double(c.bytesRequested))}),
+                          .value = fill("%1, fewest %2", {std::to_string(c.wavefronts),
+                                                          std::to_string(c.minWavefronts)}),
+                          .source = kBanksSource,
+                          .emphasis = extraWavefronts(c) > 0});
     }
-    f.rows.push_back({"time relative to the copy (model)",
-                      fill("×%1", {formatSignificant(s.relativeTime, 3)}), kTimeModelSource,
-                      false});
+    f.rows.push_back({.label = "time relative to the copy (model)",
+                      .value = fill("×%1", {formatSignificant(s.relativeTime, 3)}),
+                      .source = kTimeModelSource,
+                      .emphasis = false});
     return f;
 }
 
@@ -239,10 +248,10 @@ Pattern userPattern(const Params& p, int elementBytes) {
         lanes = MemoryAccessModel::fromExpression(e, env);
         description = text;
     }
-    const ArrayRef array{"a", elementBytes, 0};
-    return {MemoryAccessModel::global(lanes, array, "your access · global: " + description,
+    const ArrayRef array{.name = "a", .elementBytes = elementBytes, .baseBytes = 0};
+    return {MemoryAccessModel::global(lanes, array, fill("your access · global: %1", {description}),
                                       "ld.global"),
-            MemoryAccessModel::shared(lanes, array, "your access · shared: " + description,
+            MemoryAccessModel::shared(lanes, array, fill("your access · shared: %1", {description}),
                                       "ld.shared"),
             description};
 }
@@ -252,40 +261,51 @@ FactsFrame patternFacts(const Pattern& pat, int elementBytes) {
     const MemoryAccessFrame& s = pat.shared;
     FactsFrame f;
     f.title = fill("%1 · %2-byte elements", {pat.description, std::to_string(elementBytes)});
-    f.rows.push_back({"global: 32-byte sectors per request",
-                      formatSignificant(g.sectorsPerRequest, 3), kCoalescingSource, true});
-    f.rows.push_back(
-        {"global: 128-byte lines", std::to_string(g.lines.size()), kCoalescingSource, false});
-    f.rows.push_back({"global: bytes used of bytes moved",
-                      fill("%1 of %2 (%3)", {formatBytes(double(g.bytesRequested)),
-                                             formatBytes(double(g.sectors.size()) * 32.0),
-                                             formatShare(g.efficiency, 3)}),
-                      kCoalescingSource, false});
-    f.rows.push_back(
-        {fill("shared: wavefronts (fewest for %1)", {formatBytes(double(s.bytesRequested))}),
-         fill("%1, fewest %2", {std::to_string(s.wavefronts), std::to_string(s.minWavefronts)}),
-         kBanksSource, true});
-    f.rows.push_back({"shared: banks used", std::to_string(s.banksUsed), kBanksSource, false});
+    f.rows.push_back({.label = "global: 32-byte sectors per request",
+                      .value = formatSignificant(g.sectorsPerRequest, 3),
+                      .source = kCoalescingSource,
+                      .emphasis = true});
+    f.rows.push_back({.label = "global: 128-byte lines",
+                      .value = std::to_string(g.lines.size()),
+                      .source = kCoalescingSource,
+                      .emphasis = false});
+    f.rows.push_back({.label = "global: bytes used of bytes moved",
+                      .value = fill("%1 of %2 (%3)", {formatBytes(double(g.bytesRequested)),
+                                                      formatBytes(double(g.sectors.size()) * 32.0),
+                                                      formatShare(g.efficiency, 3)}),
+                      .source = kCoalescingSource,
+                      .emphasis = false});
+    f.rows.push_back({.label = fill("shared: wavefronts (fewest for %1)",
+                                    {formatBytes(double(s.bytesRequested))}),
+                      .value = fill("%1, fewest %2", {std::to_string(s.wavefronts),
+                                                      std::to_string(s.minWavefronts)}),
+                      .source = kBanksSource,
+                      .emphasis = true});
+    f.rows.push_back({.label = "shared: banks used",
+                      .value = std::to_string(s.banksUsed),
+                      .source = kBanksSource,
+                      .emphasis = false});
     return f;
 }
 
 // Every number the slides quote for one warp instruction.
 void addFrameResults(std::vector<ResultValue>& out, const std::string& name,
                      const MemoryAccessFrame& f) {
-    out.push_back(
-        {name + ": active lanes", std::count_if(f.lanes.begin(), f.lanes.end(),
-                                                [](const LaneAccess& l) { return l.active; })});
-    out.push_back({name + ": bytes requested", f.bytesRequested});
+    out.push_back({fill("%1: active lanes", {name}),
+                   std::count_if(f.lanes.begin(), f.lanes.end(),
+                                 [](const LaneAccess& l) { return l.active; })});
+    out.push_back({fill("%1: bytes requested", {name}), f.bytesRequested});
     if (f.space == MemoryAccessFrame::Space::Global) {
-        out.push_back({name + ": sectors", f.sectors.size()});
-        out.push_back({name + ": bytes moved", f.sectors.size() * MemoryAccessModel::kSectorBytes});
-        out.push_back({name + ": lines", f.lines.size()});
-        out.push_back({name + ": bytes used of moved", f.efficiency});
+        out.push_back({fill("%1: sectors", {name}), f.sectors.size()});
+        out.push_back(
+            {fill("%1: bytes moved", {name}), f.sectors.size() * MemoryAccessModel::kSectorBytes});
+        out.push_back({fill("%1: lines", {name}), f.lines.size()});
+        out.push_back({fill("%1: bytes used of moved", {name}), f.efficiency});
     } else {
-        out.push_back({name + ": wavefronts", f.wavefronts});
-        out.push_back({name + ": fewest wavefronts", f.minWavefronts});
-        out.push_back({name + ": bank-conflict wavefronts", extraWavefronts(f)});
-        out.push_back({name + ": banks used", f.banksUsed});
+        out.push_back({fill("%1: wavefronts", {name}), f.wavefronts});
+        out.push_back({fill("%1: fewest wavefronts", {name}), f.minWavefronts});
+        out.push_back({fill("%1: bank-conflict wavefronts", {name}), extraWavefronts(f)});
+        out.push_back({fill("%1: banks used", {name}), f.banksUsed});
     }
 }
 
@@ -321,24 +341,24 @@ std::vector<ResultValue> transposeResults(const Kernels& k, const std::vector<Tr
         const TransposeSummary& s = k.summary(v);
         const std::vector<MemoryAccessFrame>& frames = k.of(v);
         for (std::size_t i = 0; i < frames.size(); ++i)
-            addFrameResults(r, name + " instruction " + std::to_string(i), frames[i]);
-        r.push_back({name + ": load sectors per request", s.loadSectorsPerRequest});
-        r.push_back({name + ": store sectors per request", s.storeSectorsPerRequest});
-        r.push_back({name + ": L1↔L2 bytes", s.l1l2Bytes});
-        r.push_back({name + ": most bank-conflict wavefronts of one instruction",
+            addFrameResults(r, fill("%1 instruction %2", {name, std::to_string(i)}), frames[i]);
+        r.push_back({fill("%1: load sectors per request", {name}), s.loadSectorsPerRequest});
+        r.push_back({fill("%1: store sectors per request", {name}), s.storeSectorsPerRequest});
+        r.push_back({fill("%1: L1↔L2 bytes", {name}), s.l1l2Bytes});
+        r.push_back({fill("%1: most bank-conflict wavefronts of one instruction", {name}),
                      s.smemWorstExtraWavefronts});
-        r.push_back({name + ": worst shared wavefronts", s.smemWorstWavefronts});
-        r.push_back({name + ": relative time", s.relativeTime});
-        r.push_back({name + ": L1↔L2 bytes vs the copy",
+        r.push_back({fill("%1: worst shared wavefronts", {name}), s.smemWorstWavefronts});
+        r.push_back({fill("%1: relative time", {name}), s.relativeTime});
+        r.push_back({fill("%1: L1↔L2 bytes vs the copy", {name}),
                      double(s.l1l2Bytes) / double(k.summary(TransposeVariant::Copy).l1l2Bytes)});
     }
     r.push_back({"naive store sectors vs load",
                  double(k.store(TransposeVariant::Naive).sectors.size()) /
                      double(k.load(TransposeVariant::Naive).sectors.size())});
     for (const TransposeTiming& t : tt) {
-        r.push_back({t.variant + ": effective GB/s", t.gbs});
-        r.push_back({t.variant + ": share of the copy", t.pctOfCopy / 100.0});
-        r.push_back({t.variant + ": share of peak", t.gbs / copy.peakGBs});
+        r.push_back({fill("%1: effective GB/s", {t.variant}), t.gbs});
+        r.push_back({fill("%1: share of the copy", {t.variant}), t.pctOfCopy / 100.0});
+        r.push_back({fill("%1: share of peak", {t.variant}), t.gbs / copy.peakGBs});
     }
     addFrameResults(r, "your access, global", pat.global);
     addFrameResults(r, "your access, shared", pat.shared);
@@ -369,18 +389,16 @@ std::string naiveNarration(const Kernels& k) {
         fill("Loads walk along input rows: %1 for %2.",
              {sectorsText(load.sectors.size()), formatBytes(double(load.bytesRequested))});
     if (store.sectors.size() > load.sectors.size())
-        return loads + " " +
-               fill("The stores land in %1 different output rows, %2 apart, so the same %3 take "
-                    "%4, %5× the load's, and only %6 of the bytes moved are used.",
-                    {std::to_string(rows), formatBytes(double(k.base.n) * k.base.elementBytes),
-                     formatBytes(double(store.bytesRequested)), sectorsText(store.sectors.size()),
-                     formatSignificant(double(store.sectors.size()) / double(load.sectors.size()),
-                                       3),
-                     formatShare(store.efficiency, 3)});
-    return loads + " " +
-           fill("The stores land in %1 different output rows and take %2, no more than the "
+        return fill(
+            "%1 The stores land in %2 different output rows, %3 apart, so the same %4 take "
+            "%5, %6× the load's, and only %7 of the bytes moved are used.",
+            {loads, std::to_string(rows), formatBytes(double(k.base.n) * k.base.elementBytes),
+             formatBytes(double(store.bytesRequested)), sectorsText(store.sectors.size()),
+             formatSignificant(double(store.sectors.size()) / double(load.sectors.size()), 3),
+             formatShare(store.efficiency, 3)});
+    return fill("%1 The stores land in %2 different output rows and take %3, no more than the "
                 "load.",
-                {std::to_string(rows), sectorsText(store.sectors.size())});
+                {loads, std::to_string(rows), sectorsText(store.sectors.size())});
 }
 
 // The step shows the first warp's first column read; where another shared access of the
@@ -401,7 +419,7 @@ std::string tiledNarration(const Kernels& k) {
                           tiled.storeSectorsPerRequest == copy.storeSectorsPerRequest;
     // Per-request averages: "1 sector" only when exactly one.
     const auto perRequest = [](double v) {
-        return formatSignificant(v, 3) + (v == 1.0 ? " sector" : " sectors");
+        return fill(v == 1.0 ? "%1 sector" : "%1 sectors", {formatSignificant(v, 3)});
     };
     const std::string sides = tiled.loadSectorsPerRequest == tiled.storeSectorsPerRequest
                                   ? fill("loads and stores each take %1 per request",
@@ -414,19 +432,17 @@ std::string tiledNarration(const Kernels& k) {
              "%2%3.",
              {std::to_string(k.base.tile), sides, likeCopy ? ", as the copy's do" : ""});
     if (extraWavefronts(column) > 0)
-        return global + " " +
-               fill("Reading a column of the tile puts up to %1 different words in one bank: "
-                    "%2 where %3 would do for %4, a bank conflict.",
-                    {std::to_string(column.wavefronts), wavefrontsText(column.wavefronts),
+        return fill("%1 Reading a column of the tile puts up to %2 different words in one bank: %3 "
+                    "where %4 would do for %5, a bank conflict.%6",
+                    {global, std::to_string(column.wavefronts), wavefrontsText(column.wavefronts),
                      std::to_string(column.minWavefronts),
-                     formatBytes(double(column.bytesRequested))}) +
-               elsewhere(k, TransposeVariant::Tiled);
-    return global + " " +
-           fill("Reading a column of the tile spreads over %1 banks here: %2, the fewest %3 "
-                "can take, so no bank conflict.",
-                {std::to_string(column.banksUsed), wavefrontsText(column.wavefronts),
-                 formatBytes(double(column.bytesRequested))}) +
-           elsewhere(k, TransposeVariant::Tiled);
+                     formatBytes(double(column.bytesRequested)),
+                     elsewhere(k, TransposeVariant::Tiled)});
+    return fill("%1 Reading a column of the tile spreads over %2 banks here: %3, the fewest %4 can "
+                "take, so no bank conflict.%5",
+                {global, std::to_string(column.banksUsed), wavefrontsText(column.wavefronts),
+                 formatBytes(double(column.bytesRequested)),
+                 elsewhere(k, TransposeVariant::Tiled)});
 }
 
 std::string paddedNarration(const Kernels& k) {
@@ -437,16 +453,13 @@ std::string paddedNarration(const Kernels& k) {
              "spreads over %2 banks",
              {formatBytes(double(k.base.elementBytes)), std::to_string(column.banksUsed)});
     if (extraWavefronts(column) == 0)
-        return shift +
-               fill(": %1, the fewest %2 can take (%3 unpadded). No bank conflict.",
-                    {wavefrontsText(column.wavefronts), formatBytes(double(column.bytesRequested)),
-                     std::to_string(before.wavefronts)}) +
-               elsewhere(k, TransposeVariant::Padded);
-    return shift +
-           fill(", but still takes %1 where %2 would do (%3 unpadded).",
-                {wavefrontsText(column.wavefronts), std::to_string(column.minWavefronts),
-                 std::to_string(before.wavefronts)}) +
-           elsewhere(k, TransposeVariant::Padded);
+        return fill("%1: %2, the fewest %3 can take (%4 unpadded). No bank conflict.%5",
+                    {shift, wavefrontsText(column.wavefronts),
+                     formatBytes(double(column.bytesRequested)), std::to_string(before.wavefronts),
+                     elsewhere(k, TransposeVariant::Padded)});
+    return fill("%1, but still takes %2 where %3 would do (%4 unpadded).%5",
+                {shift, wavefrontsText(column.wavefronts), std::to_string(column.minWavefronts),
+                 std::to_string(before.wavefronts), elsewhere(k, TransposeVariant::Padded)});
 }
 
 std::string billNarration(const Kernels& k, const std::vector<TransposeTiming>& tt,
@@ -467,24 +480,23 @@ std::string billNarration(const Kernels& k, const std::vector<TransposeTiming>& 
               formatSignificant(copy.peakGBs, 4), how, formatPercent(naive->pctOfCopy, 3)});
     const double gain = padded->gbs / tiled->gbs;
     if (gain > 1.005)
-        return head + " " +
-               fill("Padding lifts the tiled kernel from %1 to %2 of the copy.",
-                    {formatPercent(tiled->pctOfCopy, 3), formatPercent(padded->pctOfCopy, 3)});
+        return fill(
+            "%1 Padding lifts the tiled kernel from %2 to %3 of the copy.",
+            {head, formatPercent(tiled->pctOfCopy, 3), formatPercent(padded->pctOfCopy, 3)});
     if (gain < 0.995)
-        return head + " " +
-               fill("Padding slows the tiled kernel here, from %1 to %2 of the copy.",
-                    {formatPercent(tiled->pctOfCopy, 3), formatPercent(padded->pctOfCopy, 3)});
+        return fill(
+            "%1 Padding slows the tiled kernel here, from %2 to %3 of the copy.",
+            {head, formatPercent(tiled->pctOfCopy, 3), formatPercent(padded->pctOfCopy, 3)});
     // Equal times: either there is no conflict to remove, or something else sets the pace.
     const int conflicts = extraWavefronts(k.column(TransposeVariant::Tiled));
     if (conflicts == 0)
-        return head + " " +
-               fill("Tiled and padded both reach %1 of the copy: the tile has no bank conflict "
+        return fill("%1 Tiled and padded both reach %2 of the copy: the tile has no bank conflict "
                     "to remove here.",
-                    {formatPercent(padded->pctOfCopy, 3)});
-    return head + " " +
-           fill("Tiled and padded both reach %1 of the copy: %2, the memory traffic sets the "
-                "pace, not the column read's %3.",
-                {formatPercent(padded->pctOfCopy, 3), modeled ? "in this model" : "measured here",
+                    {head, formatPercent(padded->pctOfCopy, 3)});
+    return fill("%1 Tiled and padded both reach %2 of the copy: %3, the memory traffic sets the "
+                "pace, not the column read's %4.",
+                {head, formatPercent(padded->pctOfCopy, 3),
+                 modeled ? "in this model" : "measured here",
                  formatCount(conflicts, "extra wavefront", "extra wavefronts")});
 }
 
@@ -578,9 +590,9 @@ Story CoalescingTransposeScenario::build(const Params& p, const ScenarioInputs& 
 
     Story story;
     story.provenance =
-        withReplayNote(replayProvenance(*timing, "timings from the transpose model") +
-                           "; sectors and banks: exact address arithmetic of each kernel's "
-                           "indexing",
+        withReplayNote(fill("%1; sectors and banks: exact address arithmetic of each kernel's "
+                            "indexing",
+                            {replayProvenance(*timing, "timings from the transpose model")}),
                        choice);
     story.results = transposeResults(*k, timings, copy, gpu, *pattern);
 

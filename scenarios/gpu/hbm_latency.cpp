@@ -18,7 +18,7 @@ HbmLatency hbmLatency(const GpuSpec& gpu, const HardwareCatalogue& catalogue) {
         return l;
     }
     if (!gpu.has("hbm_latency_low_ns") || !gpu.has("hbm_latency_high_ns"))
-        throw std::out_of_range(gpu.id + " has no HBM latency in the catalogue");
+        throw std::out_of_range(fill("%1 has no HBM latency in the catalogue", {gpu.id}));
     l.lowNs = gpu.value("hbm_latency_low_ns");
     l.highNs = gpu.value("hbm_latency_high_ns");
     // Without a measurement of this GPU, the middle of the range errs least either way.

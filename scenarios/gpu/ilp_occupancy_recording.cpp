@@ -1,5 +1,6 @@
 #include "gpu/ilp_occupancy_recording.h"
 
+#include "engine/sentence.h"
 #include "gpu/littles_law.h"
 #include "gpu/warp_scheduler_sim.h"
 
@@ -54,9 +55,9 @@ Trace modeledIlpOccupancy(const GpuSpec& gpu, int latencyCycles) {
     t.provenance.device = gpu.name;
     t.provenance.computeCapability = gpu.computeCapability;
     t.provenance.command =
-        "warp-scheduler simulation (loads in flight) × Little's law: GB/s = catalogue HBM "
-        "bandwidth × min(1, loads in flight / loads needed), latency " +
-        std::to_string(latencyCycles) + " cycles";
+        fill("warp-scheduler simulation (loads in flight) × Little's law: GB/s = catalogue HBM "
+             "bandwidth × min(1, loads in flight / loads needed), latency %1 cycles",
+             {std::to_string(latencyCycles)});
     t.provenance.notes = "Not a measurement: a recording from a GPU replaces these numbers.";
     t.metadata["scenario"] = "occupancy";
     t.metadata["gpu"] = gpu.id;

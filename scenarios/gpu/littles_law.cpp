@@ -1,5 +1,7 @@
 #include "gpu/littles_law.h"
 
+#include "engine/sentence.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -9,7 +11,7 @@ namespace wb {
 namespace {
 void requirePositive(const char* what, double v) {
     if (!(v > 0.0) || !std::isfinite(v))
-        throw std::invalid_argument(std::string(what) + " must be > 0, got " + std::to_string(v));
+        throw std::invalid_argument(fill("%1 must be > 0, got %2", {what, std::to_string(v)}));
 }
 } // namespace
 
@@ -52,7 +54,8 @@ int warpLoadsInFlightNeeded(double bytesInFlightPerSm, double bytesPerWarpLoad) 
 
 int ilpNeeded(double bytesInFlightPerSm, double bytesPerWarpLoad, int warpsPerSm) {
     if (warpsPerSm < 1)
-        throw std::invalid_argument("warps per SM must be ≥ 1, got " + std::to_string(warpsPerSm));
+        throw std::invalid_argument(
+            fill("warps per SM must be ≥ 1, got %1", {std::to_string(warpsPerSm)}));
     const int loads = warpLoadsInFlightNeeded(bytesInFlightPerSm, bytesPerWarpLoad);
     return (loads + warpsPerSm - 1) / warpsPerSm;
 }

@@ -1,5 +1,7 @@
 #include "gpu/memory_access_model.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -10,20 +12,20 @@ namespace {
 
 constexpr std::int64_t kMaxIndex = std::int64_t{1} << 50;
 
+std::string element(const ArrayRef& a, std::int64_t index) {
+    return fill("%1[%2]", {a.name, std::to_string(index)});
+}
+
 // Byte address of a lane's element; rejects what no real array could hold.
 std::uint64_t addressOf(int lane, const LaneIndex& li, const ArrayRef& a) {
     if (li.index < -kMaxIndex || li.index > kMaxIndex)
-        throw std::invalid_argument("lane " + std::to_string(lane) + ": index " +
-                                    std::to_string(li.index) + " is out of range (±2^50)");
+        throw std::invalid_argument(fill("lane %1: index %2 is out of range (±2^50)",
+                                         {std::to_string(lane), std::to_string(li.index)}));
     const std::int64_t addr = static_cast<std::int64_t>(a.baseBytes) + li.index * a.elementBytes;
     if (addr < 0)
-        throw std::invalid_argument("lane " + std::to_string(lane) + ": " + a.name + "[" +
-                                    std::to_string(li.index) + "] lies before address 0");
+        throw std::invalid_argument(fill("lane %1: %2 lies before address 0",
+                                         {std::to_string(lane), element(a, li.index)}));
     return static_cast<std::uint64_t>(addr);
-}
-
-std::string element(const ArrayRef& a, std::int64_t index) {
-    return a.name + "[" + std::to_string(index) + "]";
 }
 
 // Distinct bytes the active lanes ask for: the union of their [address, address + size)
@@ -116,15 +118,15 @@ MemoryAccessFrame MemoryAccessModel::global(const std::vector<LaneIndex>& lanes,
     for (std::size_t i = 0; i < f.lanes.size(); ++i) {
         LaneAccess& l = f.lanes[i];
         if (!l.active) {
-            l.tip = "lane " + std::to_string(i) + ": inactive";
+            l.tip = fill("lane %1: inactive", {std::to_string(i)});
             continue;
         }
         const std::uint64_t sector = l.address / kSectorBytes;
         l.sector = static_cast<int>(std::lower_bound(f.sectors.begin(), f.sectors.end(), sector) -
                                     f.sectors.begin());
-        l.tip = "lane " + std::to_string(i) + ": " + element(a, lanes[i].index) + " → byte " +
-                std::to_string(l.address) + ", sector " + std::to_string(sector) + ", line " +
-                std::to_string(l.address / kLineBytes);
+        l.tip = fill("lane %1: %2 → byte %3, sector %4, line %5",
+                     {std::to_string(i), element(a, lanes[i].index), std::to_string(l.address),
+                      std::to_string(sector), std::to_string(l.address / kLineBytes)});
     }
     return f;
 }
@@ -165,18 +167,21 @@ MemoryAccessFrame MemoryAccessModel::shared(const std::vector<LaneIndex>& lanes,
     for (std::size_t i = 0; i < f.lanes.size(); ++i) {
         LaneAccess& l = f.lanes[i];
         if (!l.active) {
-            l.tip = "lane " + std::to_string(i) + ": inactive";
+            l.tip = fill("lane %1: inactive", {std::to_string(i)});
             continue;
         }
         l.word = l.address / kWordBytes;
         l.bank = static_cast<int>(l.word % kBanks);
         const int inBank = perBank[static_cast<std::size_t>(l.bank)];
-        l.tip = "lane " + std::to_string(i) + ": " + element(a, lanes[i].index) + " → byte " +
-                std::to_string(l.address) + ", word " + std::to_string(l.word) + ", bank " +
-                std::to_string(l.bank) +
-                (inBank > 1 ? " (" + std::to_string(inBank) + " distinct words in this bank" +
-                                  (inBank > f.minWavefronts ? ": a bank conflict)" : ")")
-                            : "");
+        const std::string sharing =
+            inBank <= 1 ? std::string{}
+            : inBank > f.minWavefronts
+                ? fill(" (%1 distinct words in this bank: a bank conflict)",
+                       {std::to_string(inBank)})
+                : fill(" (%1 distinct words in this bank)", {std::to_string(inBank)});
+        l.tip = fill("lane %1: %2 → byte %3, word %4, bank %5%6",
+                     {std::to_string(i), element(a, lanes[i].index), std::to_string(l.address),
+                      std::to_string(l.word), std::to_string(l.bank), sharing});
     }
     return f;
 }

@@ -61,15 +61,15 @@ std::vector<ResultValue> ladderResults(const MemoryLadder& ladder) {
     const double sms = ladder.gpu().value("sm_count");
     std::vector<ResultValue> out{{"SMs", sms}, {"clock GHz", ladder.clockGHz()}};
     for (const MemoryLevel& l : ladder.levels()) {
-        out.push_back({l.name + " capacity", l.capacityBytes});
-        out.push_back({l.name + " KiB per SM", l.capacityBytes / sms / 1024.0});
-        out.push_back({l.name + " cycles", std::round(l.latencyCycles)});
-        out.push_back({l.name + " latency s", ladder.latencyNs(l) * 1e-9});
-        out.push_back({l.name + " far latency s", ladder.farLatencyNs(l) * 1e-9});
-        out.push_back({l.name + " latency low ns", l.latencyLowNs});
-        out.push_back({l.name + " latency high s", l.latencyHighNs * 1e-9});
-        out.push_back({l.name + " bandwidth", l.bandwidthBytesPerS});
-        out.push_back({l.name + " both directions", l.bidirectionalBytesPerS});
+        out.push_back({fill("%1 capacity", {l.name}), l.capacityBytes});
+        out.push_back({fill("%1 KiB per SM", {l.name}), l.capacityBytes / sms / 1024.0});
+        out.push_back({fill("%1 cycles", {l.name}), std::round(l.latencyCycles)});
+        out.push_back({fill("%1 latency s", {l.name}), ladder.latencyNs(l) * 1e-9});
+        out.push_back({fill("%1 far latency s", {l.name}), ladder.farLatencyNs(l) * 1e-9});
+        out.push_back({fill("%1 latency low ns", {l.name}), l.latencyLowNs});
+        out.push_back({fill("%1 latency high s", {l.name}), l.latencyHighNs * 1e-9});
+        out.push_back({fill("%1 bandwidth", {l.name}), l.bandwidthBytesPerS});
+        out.push_back({fill("%1 both directions", {l.name}), l.bidirectionalBytesPerS});
     }
     return out;
 }
@@ -107,7 +107,7 @@ LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus,
                         const InFlight* flight = nullptr) {
     LadderFrame f;
     const double sms = ladder.gpu().value("sm_count");
-    f.title = ladder.gpu().name + " memory hierarchy";
+    f.title = fill("%1 memory hierarchy", {ladder.gpu().name});
     f.clockGHz = ladder.clockGHz();
     for (const auto& l : ladder.levels()) {
         LadderLevel out;
@@ -122,15 +122,17 @@ LadderFrame ladderFrame(const MemoryLadder& ladder, const std::string& focus,
         out.bandwidthLabel = bandwidthText(l, "\n");
         out.source = l.latencySource;
         if (!l.bandwidthSource.empty() && l.bandwidthSource != l.latencySource)
-            out.source += (out.source.empty() ? "" : "; ") + l.bandwidthSource;
+            out.source = out.source.empty() ? l.bandwidthSource
+                                            : fill("%1; %2", {out.source, l.bandwidthSource});
         out.highlight = l.name == focus;
-        std::string tip = l.name + ": ";
-        if (l.latencyCycles > 0)
-            tip += fill("latency %1 at %2 GHz. ",
-                        {latencyText(ladder, l), formatSignificant(l.latencyClockGHz, 4)});
-        if (l.bandwidthBytesPerS > 0)
-            tip += fill("Bandwidth %1. ", {bandwidthText(l)});
-        out.tip = tip;
+        const std::string latency =
+            l.latencyCycles > 0
+                ? fill("latency %1 at %2 GHz. ",
+                       {latencyText(ladder, l), formatSignificant(l.latencyClockGHz, 4)})
+                : std::string{};
+        const std::string bandwidth =
+            l.bandwidthBytesPerS > 0 ? fill("Bandwidth %1. ", {bandwidthText(l)}) : std::string{};
+        out.tip = fill("%1: %2%3", {l.name, latency, bandwidth});
         f.levels.push_back(std::move(out));
     }
     if (flight) {
@@ -168,14 +170,14 @@ Replay replayFor(const Scenario& scenario, const Params& params, const ScenarioI
         Trace trace = std::move(*choice.trace);
         choice.trace.reset();
         return {std::move(trace),
-                live ? "live recording" : "resources/traces/" + scenario.id() + ".json", choice};
+                live ? "live recording" : fill("resources/traces/%1.json", {scenario.id()}),
+                choice};
     }
     choice.trace.reset();
     if (auto shipped = shippedPointerChase(ladder.gpu().id);
         shipped && seriesNamed(*shipped, "load latency")) {
-        std::string origin = "resources/traces/";
-        origin.append(pointerChaseFileName(ladder.gpu().id));
-        return {std::move(*shipped), origin, choice};
+        return {std::move(*shipped),
+                fill("resources/traces/%1", {pointerChaseFileName(ladder.gpu().id)}), choice};
     }
     return {modeledPointerChase(ladder), "the memory ladder model", choice};
 }
@@ -186,9 +188,10 @@ ChartFrame staircase(const Replay& replay, const MemoryLadder& ladder, double re
     const Trace& recording = replay.trace;
     const double l2 = ladder.gpu().value("l2_cache_mb") * 1e6;
     const TraceSeries& rec = *seriesNamed(recording, "load latency");
-    f.title = "Pointer-chase latency vs working set · " + ladder.gpu().name;
-    f.x = ChartAxis{"working set (B)", true, rec.x.front(), rec.x.back()};
-    f.y = ChartAxis{"load latency (cycles)", true, 10.0, 1000.0};
+    f.title = fill("Pointer-chase latency vs working set · %1", {ladder.gpu().name});
+    f.x = ChartAxis{
+        .title = "working set (B)", .log = true, .min = rec.x.front(), .max = rec.x.back()};
+    f.y = ChartAxis{.title = "load latency (cycles)", .log = true, .min = 10.0, .max = 1000.0};
     ChartSeries s;
     s.name = describeProvenance(recording.provenance);
     s.colorIndex = 0;
@@ -198,20 +201,20 @@ ChartFrame staircase(const Replay& replay, const MemoryLadder& ladder, double re
         s.points.push_back({rec.x[i], rec.y[i]});
     f.series.push_back(std::move(s));
     const double l1 = ladder.gpu().value("l1_shared_per_sm_kb") * 1024.0;
-    f.markers.push_back({{l1, ladder.modeledChaseLatencyCycles(l1)},
-                         "L1 " + formatSignificant(l1 / 1024.0, 4) + " KiB",
-                         "Beyond the SM's L1 every miss goes to L2",
-                         3,
-                         true,
-                         false});
-    f.markers.push_back({{l2, ladder.modeledChaseLatencyCycles(l2)},
-                         "L2 " + formatBytes(l2),
-                         "Beyond L2 a growing share of loads goes to HBM",
-                         3,
-                         true,
-                         false});
+    f.markers.push_back({.at = {l1, ladder.modeledChaseLatencyCycles(l1)},
+                         .label = fill("L1 %1 KiB", {formatSignificant(l1 / 1024.0, 4)}),
+                         .tooltip = "Beyond the SM's L1 every miss goes to L2",
+                         .colorIndex = 3,
+                         .estimate = true,
+                         .emphasis = false});
+    f.markers.push_back({.at = {l2, ladder.modeledChaseLatencyCycles(l2)},
+                         .label = fill("L2 %1", {formatBytes(l2)}),
+                         .tooltip = "Beyond L2 a growing share of loads goes to HBM",
+                         .colorIndex = 3,
+                         .estimate = true,
+                         .emphasis = false});
     f.footnote =
-        "Replayed from " + replay.origin + " · " + describeProvenance(recording.provenance) + ".";
+        fill("Replayed from %1 · %2.", {replay.origin, describeProvenance(recording.provenance)});
     return f;
 }
 
@@ -227,7 +230,7 @@ bool hasBandwidth(const Trace& trace) {
 // the line they approach once the working set outgrows L2.
 ChartFrame bandwidthChart(const Replay& replay, const MemoryLadder& ladder, double reveal) {
     ChartFrame f;
-    f.title = "Bandwidth vs working set · " + ladder.gpu().name;
+    f.title = fill("Bandwidth vs working set · %1", {ladder.gpu().name});
     double lo = 0.0;
     double hi = 0.0;
     double top = 0.0;
@@ -249,10 +252,12 @@ ChartFrame bandwidthChart(const Replay& replay, const MemoryLadder& ladder, doub
         f.series.push_back(std::move(s));
     }
     const double hbm = ladder.gpu().value("memory_bandwidth_gbs");
-    f.x = ChartAxis{"working set (B)", true, lo, std::max(hi, lo * 2.0)};
-    f.y = ChartAxis{"bandwidth (GB/s)", false, 0.0, std::max(top, hbm) * 1.1};
-    f.footnote = "Replayed from " + replay.origin +
-                 ". Catalogue HBM bandwidth: " + formatSignificant(hbm, 4) + " GB/s.";
+    f.x = ChartAxis{
+        .title = "working set (B)", .log = true, .min = lo, .max = std::max(hi, lo * 2.0)};
+    f.y = ChartAxis{
+        .title = "bandwidth (GB/s)", .log = false, .min = 0.0, .max = std::max(top, hbm) * 1.1};
+    f.footnote = fill("Replayed from %1. Catalogue HBM bandwidth: %2 GB/s.",
+                      {replay.origin, formatSignificant(hbm, 4)});
     return f;
 }
 
@@ -270,21 +275,28 @@ BarChartFrame latencyBars(const MemoryLadder& ladder) {
         const double ns = ladder.latencyNs(l);
         if (l.farLatencyCycles > 0.0) {
             f.categories.push_back(
-                {l.name + " near", {{ns * 1e-9, 0, latencyText(ladder, l)}}, l.latencySource});
-            f.categories.push_back({l.name + " far",
-                                    {{ladder.farLatencyNs(l) * 1e-9, 0, latencyText(ladder, l)}},
-                                    l.latencySource});
+                {.label = fill("%1 near", {l.name}),
+                 .segments = {{.value = ns * 1e-9, .series = 0, .tip = latencyText(ladder, l)}},
+                 .tip = l.latencySource});
+            f.categories.push_back({.label = fill("%1 far", {l.name}),
+                                    .segments = {{.value = ladder.farLatencyNs(l) * 1e-9,
+                                                  .series = 0,
+                                                  .tip = latencyText(ladder, l)}},
+                                    .tip = l.latencySource});
             f.emphasis = static_cast<int>(f.categories.size()) - 1;
         } else if (l.latencyAssumed) {
             // No measurement: the bar stands at the assumed value and its label says so.
             f.categories.push_back(
-                {fill("%1, assumed inside %2–%3",
-                      {l.name, formatSignificant(l.latencyLowNs, 3), nsText(l.latencyHighNs)}),
-                 {{ns * 1e-9, 0, latencyText(ladder, l)}},
-                 l.latencySource});
+                {.label =
+                     fill("%1, assumed inside %2–%3",
+                          {l.name, formatSignificant(l.latencyLowNs, 3), nsText(l.latencyHighNs)}),
+                 .segments = {{.value = ns * 1e-9, .series = 0, .tip = latencyText(ladder, l)}},
+                 .tip = l.latencySource});
         } else {
             f.categories.push_back(
-                {l.name, {{ns * 1e-9, 0, latencyText(ladder, l)}}, l.latencySource});
+                {.label = l.name,
+                 .segments = {{.value = ns * 1e-9, .series = 0, .tip = latencyText(ladder, l)}},
+                 .tip = l.latencySource});
         }
     }
     return f;
@@ -299,11 +311,15 @@ BarChartFrame linkBars(const MemoryLadder& ladder) {
     f.horizontal = true;
     for (const char* name : {"HBM", "NVLink peer", "PCIe host", "Network (NIC)"}) {
         const MemoryLevel& l = ladder.level(name);
-        BarCategory c{
-            l.name, {{l.bandwidthBytesPerS / 1e9, 0, bandwidthText(l)}}, l.bandwidthSource};
+        BarCategory c{.label = l.name,
+                      .segments = {{.value = l.bandwidthBytesPerS / 1e9,
+                                    .series = 0,
+                                    .tip = bandwidthText(l)}},
+                      .tip = l.bandwidthSource};
         if (l.bidirectionalBytesPerS > 0.0)
-            c.segments.push_back(
-                {(l.bidirectionalBytesPerS - l.bandwidthBytesPerS) / 1e9, 1, bandwidthText(l)});
+            c.segments.push_back({.value = (l.bidirectionalBytesPerS - l.bandwidthBytesPerS) / 1e9,
+                                  .series = 1,
+                                  .tip = bandwidthText(l)});
         f.categories.push_back(std::move(c));
     }
     f.axisTitle = "GB/s";
@@ -324,9 +340,12 @@ BarChartFrame reuseBars(const MemoryLadder& ladder, double peakFlops) {
         if (l.bandwidthBytesPerS <= 0.0 || l.scope == "per direction")
             continue;
         const double reuse = peakFlops / l.bandwidthBytesPerS;
-        f.categories.push_back({fill("%1 (%2)", {l.name, bandwidthText(l)}),
-                                {{reuse, 0, fill("%1 FLOP/B", {formatSignificant(reuse, 3)})}},
-                                l.bandwidthSource});
+        f.categories.push_back(
+            {.label = fill("%1 (%2)", {l.name, bandwidthText(l)}),
+             .segments = {{.value = reuse,
+                           .series = 0,
+                           .tip = fill("%1 FLOP/B", {formatSignificant(reuse, 3)})}},
+             .tip = l.bandwidthSource});
         if (l.name == "HBM")
             f.emphasis = static_cast<int>(f.categories.size()) - 1;
     }
@@ -336,22 +355,31 @@ BarChartFrame reuseBars(const MemoryLadder& ladder, double peakFlops) {
 FactsFrame inFlightFacts(const InFlight& f, double sms) {
     FactsFrame out;
     out.title = fill("Little's law for %1", {f.level});
-    out.rows.push_back({"latency × bandwidth = bytes in flight",
-                        fill("%1 × %2 = %3", {nsText(f.latencyNs), formatSi(f.bandwidth, "B/s", 3),
-                                              formatBytes(f.needed)}),
-                        kLittlesLawSource, false});
-    out.rows.push_back({fill("per SM (÷ %1)", {formatSignificant(sms, 4)}),
-                        formatBytes(f.neededPerSm), "", false});
     out.rows.push_back(
-        {"warps × loads per warp × 128\u00a0B",
-         fill("%1 × %2 × 128 B = %3",
-              {std::to_string(f.warps), std::to_string(f.ilp), formatBytes(f.providedPerSm)}),
-         "assumed: the warps and loads set in the parameters", false});
-    out.rows.push_back({"share of what is needed",
-                        formatShare(std::min(1.0, f.providedPerSm / f.neededPerSm)), "", true});
+        {.label = "latency × bandwidth = bytes in flight",
+         .value = fill("%1 × %2 = %3", {nsText(f.latencyNs), formatSi(f.bandwidth, "B/s", 3),
+                                        formatBytes(f.needed)}),
+         .source = kLittlesLawSource,
+         .emphasis = false});
+    out.rows.push_back({.label = fill("per SM (÷ %1)", {formatSignificant(sms, 4)}),
+                        .value = formatBytes(f.neededPerSm),
+                        .source = "",
+                        .emphasis = false});
     out.rows.push_back(
-        {fill("loads per warp that would do it with %1", {formatCount(f.warps, "warp", "warps")}),
-         std::to_string(f.ilpNeeded), "", false});
+        {.label = "warps × loads per warp × 128\u00a0B",
+         .value = fill("%1 × %2 × 128 B = %3", {std::to_string(f.warps), std::to_string(f.ilp),
+                                                formatBytes(f.providedPerSm)}),
+         .source = "assumed: the warps and loads set in the parameters",
+         .emphasis = false});
+    out.rows.push_back({.label = "share of what is needed",
+                        .value = formatShare(std::min(1.0, f.providedPerSm / f.neededPerSm)),
+                        .source = "",
+                        .emphasis = true});
+    out.rows.push_back({.label = fill("loads per warp that would do it with %1",
+                                      {formatCount(f.warps, "warp", "warps")}),
+                        .value = std::to_string(f.ilpNeeded),
+                        .source = "",
+                        .emphasis = false});
     return out;
 }
 
@@ -361,14 +389,24 @@ FactsFrame sharedFacts(const MemoryLadder& ladder) {
     FactsFrame f;
     f.title = "Shared memory: 32 banks, 4 bytes each, every clock";
     f.rows.push_back(
-        {"per SM per clock", "32 banks × 4 B = 128 B",
-         "CUDA C++ Programming Guide, shared memory (compute capability 5.x and later)", false});
-    f.rows.push_back({fill("× %1 SMs × %2 GHz",
-                           {formatSignificant(sms, 4), formatSignificant(ladder.clockGHz(), 4)}),
-                      formatSi(smem.bandwidthBytesPerS, "B/s", 3), smem.bandwidthSource, true});
-    f.rows.push_back({"load latency", latencyText(ladder, smem), smem.latencySource, false});
+        {.label = "per SM per clock",
+         .value = "32 banks × 4 B = 128 B",
+         .source = "CUDA C++ Programming Guide, shared memory (compute capability 5.x and later)",
+         .emphasis = false});
+    f.rows.push_back({.label = fill("× %1 SMs × %2 GHz", {formatSignificant(sms, 4),
+                                                          formatSignificant(ladder.clockGHz(), 4)}),
+                      .value = formatSi(smem.bandwidthBytesPerS, "B/s", 3),
+                      .source = smem.bandwidthSource,
+                      .emphasis = true});
+    f.rows.push_back({.label = "load latency",
+                      .value = latencyText(ladder, smem),
+                      .source = smem.latencySource,
+                      .emphasis = false});
     const MemoryLevel& regs = ladder.level("Registers");
-    f.rows.push_back({"a register operand", latencyText(ladder, regs), regs.latencySource, false});
+    f.rows.push_back({.label = "a register operand",
+                      .value = latencyText(ladder, regs),
+                      .source = regs.latencySource,
+                      .emphasis = false});
     return f;
 }
 
@@ -453,7 +491,7 @@ Story MemoryHierarchyScenario::build(const Params& p, const ScenarioInputs& in) 
                           {"L2 clock", l2.latencyClockGHz}});
     for (const MemoryLevel& l : ladder->levels())
         if (l.bandwidthBytesPerS > 0.0 && l.scope != "per direction")
-            story.results.push_back({l.name + " reuse", peak / l.bandwidthBytesPerS});
+            story.results.push_back({fill("%1 reuse", {l.name}), peak / l.bandwidthBytesPerS});
     const auto ladderOnly = [ladder](std::string level) {
         return [ladder, level](double) { return Frames{{ladderFrame(*ladder, level)}}; };
     };
@@ -510,9 +548,9 @@ Story MemoryHierarchyScenario::build(const Params& p, const ScenarioInputs& in) 
     // Replay a recording; the model itself stands in only if none exists.
     auto replay = std::make_shared<const Replay>(replayFor(*this, p, in, *ladder));
     story.provenance =
-        withReplayNote(replayProvenance(replay->trace, "pointer-chase staircase from the memory "
-                                                       "ladder model") +
-                           "; ladder: catalogue numbers and microbenchmark papers",
+        withReplayNote(fill("%1; ladder: catalogue numbers and microbenchmark papers",
+                            {replayProvenance(replay->trace, "pointer-chase staircase from the "
+                                                             "memory ladder model")}),
                        replay->choice);
     story.results.push_back({"L1 KiB", gpu->value("l1_shared_per_sm_kb")});
     story.steps.push_back(

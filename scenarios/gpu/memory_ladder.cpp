@@ -1,5 +1,6 @@
 #include "gpu/memory_ladder.h"
 
+#include "engine/sentence.h"
 #include "gpu/hbm_latency.h"
 
 #include <algorithm>
@@ -76,7 +77,8 @@ MemoryLadder::MemoryLadder(const GpuSpec& gpu, const HardwareCatalogue& cat)
     pcie.bandwidthSource = src("pcie_per_direction_gbs");
     if (gpu.has("pcie_bidirectional_gbs")) {
         pcie.bidirectionalBytesPerS = gpu.value("pcie_bidirectional_gbs") * 1e9;
-        pcie.bandwidthSource += "; " + src("pcie_bidirectional_gbs");
+        pcie.bandwidthSource =
+            fill("%1; %2", {pcie.bandwidthSource, src("pcie_bidirectional_gbs")});
     }
     m_levels.push_back(pcie);
     MemoryLevel nic = makeLevel("Network (NIC)", "per direction", 0.0, {});
@@ -90,7 +92,7 @@ const MemoryLevel& MemoryLadder::level(const std::string& name) const {
     for (const auto& l : m_levels)
         if (l.name == name)
             return l;
-    throw std::out_of_range("no memory level '" + name + "'");
+    throw std::out_of_range(fill("no memory level '%1'", {name}));
 }
 
 double MemoryLadder::clockGHz() const {

@@ -1,5 +1,7 @@
 #include "gpu/occupancy_calculator.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -35,8 +37,9 @@ int asInt(const GpuSpec& gpu, const std::string& field) {
 
 void requireRange(const char* what, int value, int lo, int hi, const char* unit) {
     if (value < lo || value > hi)
-        throw std::invalid_argument(std::string(what) + " must be " + std::to_string(lo) + "…" +
-                                    std::to_string(hi) + unit + ", got " + std::to_string(value));
+        throw std::invalid_argument(
+            fill("%1 must be %2…%3%4, got %5",
+                 {what, std::to_string(lo), std::to_string(hi), unit, std::to_string(value)}));
 }
 
 } // namespace
@@ -100,8 +103,9 @@ OccupancyCalculator::OccupancyCalculator(const GpuSpec& gpu)
     : m_limits(smLimitsOf(gpu)) {
     const ArchitectureRules* r = architectureRules(gpu.computeCapability);
     if (!r)
-        throw std::invalid_argument("no occupancy rules for compute capability " +
-                                    gpu.computeCapability + " (" + gpu.id + "); known: 9.0, 8.0");
+        throw std::invalid_argument(
+            fill("no occupancy rules for compute capability %1 (%2); known: 9.0, 8.0",
+                 {gpu.computeCapability, gpu.id}));
     m_rules = *r;
 }
 

@@ -33,23 +33,27 @@ constexpr const char* kBandwidthModel =
 
 FactsFrame calculatorFacts(const GpuSpec& gpu, const OccupancyResult& r) {
     FactsFrame f;
-    f.title = gpu.name + " · " + std::to_string(r.kernel.threadsPerBlock) + " threads, " +
-              std::to_string(r.kernel.registersPerThread) + " registers, " +
-              formatBytes(r.kernel.sharedPerBlockBytes) + " shared";
+    f.title = fill("%1 · %2 threads, %3 registers, %4 shared",
+                   {gpu.name, std::to_string(r.kernel.threadsPerBlock),
+                    std::to_string(r.kernel.registersPerThread),
+                    formatBytes(r.kernel.sharedPerBlockBytes)});
     auto row = [&](const char* label, int blocks, OccupancyLimiter which) {
         const bool limiting =
             std::find(r.limiters.begin(), r.limiters.end(), which) != r.limiters.end();
-        f.rows.push_back({std::string("blocks allowed by ") + label, std::to_string(blocks),
-                          kOccupancyRulesSource, limiting});
+        f.rows.push_back({.label = fill("blocks allowed by %1", {label}),
+                          .value = std::to_string(blocks),
+                          .source = kOccupancyRulesSource,
+                          .emphasis = limiting});
     };
     row("warps (64 per SM)", r.blocksByWarps, OccupancyLimiter::Warps);
     row("registers (256 per warp unit)", r.blocksByRegisters, OccupancyLimiter::Registers);
     row("shared memory (128 B units + 1 KB)", r.blocksBySharedMemory,
         OccupancyLimiter::SharedMemory);
     row("the block limit (32 per SM)", r.blocksByBlockLimit, OccupancyLimiter::Blocks);
-    f.rows.push_back({"occupancy = " + std::to_string(r.warpsPerSm) + " warps / 64",
-                      formatSignificant(100.0 * r.occupancy, 3) + " %", kOccupancyRulesSource,
-                      true});
+    f.rows.push_back({.label = fill("occupancy = %1 warps / 64", {std::to_string(r.warpsPerSm)}),
+                      .value = fill("%1 %", {formatSignificant(100.0 * r.occupancy, 3)}),
+                      .source = kOccupancyRulesSource,
+                      .emphasis = true});
     return f;
 }
 
@@ -58,8 +62,8 @@ ChartFrame sweepChart(const std::string& title, const std::string& xTitle,
                       double xMax) {
     ChartFrame f;
     f.title = title;
-    f.x = ChartAxis{xTitle, false, 0.0, xMax};
-    f.y = ChartAxis{"occupancy (%)", false, 0.0, 100.0};
+    f.x = ChartAxis{.title = xTitle, .log = false, .min = 0.0, .max = xMax};
+    f.y = ChartAxis{.title = "occupancy (%)", .log = false, .min = 0.0, .max = 100.0};
     ChartSeries s;
     s.name = "occupancy";
     // Draw the staircase as steps: each value holds until the next x.
@@ -70,12 +74,13 @@ ChartFrame sweepChart(const std::string& title, const std::string& xTitle,
         s.points.push_back({double(points[i].x), y});
     }
     f.series.push_back(std::move(s));
-    f.markers.push_back({{current, 100.0 * currentOcc},
-                         "this kernel: " + formatSignificant(100.0 * currentOcc, 3) + " %",
-                         "the current parameters",
-                         1,
-                         false,
-                         true});
+    f.markers.push_back(
+        {.at = {current, 100.0 * currentOcc},
+         .label = fill("this kernel: %1 %", {formatSignificant(100.0 * currentOcc, 3)}),
+         .tooltip = "the current parameters",
+         .colorIndex = 1,
+         .estimate = false,
+         .emphasis = true});
     f.footnote = "Allocation rules of the CUDA occupancy calculator; shared memory at the "
                  "largest carveout.";
     return f;
@@ -105,35 +110,43 @@ FactsFrame simFacts(const Timelines& t, int shown) {
     int index = 0;
     for (const WarpSchedulerSim* s : {&t.one, &t.many, &t.ilp}) {
         const auto& c = s->config();
-        f.rows.push_back({fill("%1 (%2 occupancy), ILP %3",
-                               {formatCount(c.warps, "warp", "warps"),
-                                formatShare(static_cast<double>(c.warps) / c.maxWarpsPerSm),
-                                std::to_string(c.ilp)}),
-                          formatShare(s->result().steadyUtilization), kSimSource,
-                          index++ == shown});
+        f.rows.push_back(
+            {.label = fill("%1 (%2 occupancy), ILP %3",
+                           {formatCount(c.warps, "warp", "warps"),
+                            formatShare(static_cast<double>(c.warps) / c.maxWarpsPerSm),
+                            std::to_string(c.ilp)}),
+             .value = formatShare(s->result().steadyUtilization),
+             .source = kSimSource,
+             .emphasis = index++ == shown});
     }
     return f;
 }
 
 FactsFrame littleFacts(const GpuSpec& gpu, const MemoryParallelism& m, int ilp) {
     FactsFrame f;
-    f.title = "Little's law on " + gpu.name;
-    f.rows.push_back({"HBM latency",
-                      fill("%1 = %2 cycles",
-                           {hbmLatencyText(m.gpuLatency), formatSignificant(m.latencyCycles, 3)}),
-                      m.latencySource, false});
-    f.rows.push_back({"bytes in flight per SM = latency × bandwidth / SMs",
-                      formatBytes(m.bytesInFlightPerSm), m.bandwidthSource, true});
+    f.title = fill("Little's law on %1", {gpu.name});
+    f.rows.push_back({.label = "HBM latency",
+                      .value = fill("%1 = %2 cycles", {hbmLatencyText(m.gpuLatency),
+                                                       formatSignificant(m.latencyCycles, 3)}),
+                      .source = m.latencySource,
+                      .emphasis = false});
+    f.rows.push_back({.label = "bytes in flight per SM = latency × bandwidth / SMs",
+                      .value = formatBytes(m.bytesInFlightPerSm),
+                      .source = m.bandwidthSource,
+                      .emphasis = true});
     // The two kernels the simulation compares: 25 % occupancy with ILP, 75 % without.
     for (auto [warps, k] : {std::pair{kFewWarps, ilp}, std::pair{kManyWarps, 1}}) {
-        f.rows.push_back(
-            {fill("%1 × ILP %2 × 128 B", {formatCount(warps, "warp", "warps"), std::to_string(k)}),
-             formatBytes(bytesInFlightProvided(warps, kBytesPerWarpLoad, k)),
-             "warps × loads per warp × bytes per load", false});
+        f.rows.push_back({.label = fill("%1 × ILP %2 × 128 B",
+                                        {formatCount(warps, "warp", "warps"), std::to_string(k)}),
+                          .value = formatBytes(bytesInFlightProvided(warps, kBytesPerWarpLoad, k)),
+                          .source = "warps × loads per warp × bytes per load",
+                          .emphasis = false});
     }
-    f.rows.push_back({fill("ILP needed with %1", {formatCount(kFewWarps, "warp", "warps")}),
-                      std::to_string(ilpNeeded(m.bytesInFlightPerSm, kBytesPerWarpLoad, kFewWarps)),
-                      "⌈loads needed / warps⌉", true});
+    f.rows.push_back(
+        {.label = fill("ILP needed with %1", {formatCount(kFewWarps, "warp", "warps")}),
+         .value = std::to_string(ilpNeeded(m.bytesInFlightPerSm, kBytesPerWarpLoad, kFewWarps)),
+         .source = "⌈loads needed / warps⌉",
+         .emphasis = true});
     return f;
 }
 
@@ -142,12 +155,13 @@ FactsFrame littleFacts(const GpuSpec& gpu, const MemoryParallelism& m, int ilp) 
 ChartFrame latencyHidingChart(const GpuSpec& gpu, const MemoryParallelism& m, int ilp) {
     ChartFrame f;
     f.title = "Bytes in flight per SM: warps × ILP × 128 B";
-    f.x = ChartAxis{"resident warps per SM", false, 0.0, 64.0};
-    f.y = ChartAxis{"bytes in flight per SM (B)", true, 100.0, 100000.0};
+    f.x = ChartAxis{.title = "resident warps per SM", .log = false, .min = 0.0, .max = 64.0};
+    f.y = ChartAxis{
+        .title = "bytes in flight per SM (B)", .log = true, .min = 100.0, .max = 100000.0};
     int colour = 0;
     for (int k : {1, 2, 4, 8}) {
         ChartSeries s;
-        s.name = "ILP " + std::to_string(k);
+        s.name = fill("ILP %1", {std::to_string(k)});
         s.colorIndex = colour++;
         s.style = k == ilp || k == 1 ? ChartSeries::Style::Line : ChartSeries::Style::Dashed;
         for (int w = 1; w <= 64; ++w)
@@ -162,22 +176,22 @@ ChartFrame latencyHidingChart(const GpuSpec& gpu, const MemoryParallelism& m, in
     f.series.push_back(std::move(needed));
     const double maxWarps = gpu.value("max_warps_per_sm");
     f.markers.push_back(
-        {{double(kManyWarps), bytesInFlightProvided(kManyWarps, kBytesPerWarpLoad, 1)},
-         fill("%1, ILP 1", {formatShare(kManyWarps / maxWarps)}),
-         fill("%1 × 1 load × 128 B", {formatCount(kManyWarps, "warp", "warps")}),
-         0,
-         false,
-         false});
+        {.at = {double(kManyWarps), bytesInFlightProvided(kManyWarps, kBytesPerWarpLoad, 1)},
+         .label = fill("%1, ILP 1", {formatShare(kManyWarps / maxWarps)}),
+         .tooltip = fill("%1 × 1 load × 128 B", {formatCount(kManyWarps, "warp", "warps")}),
+         .colorIndex = 0,
+         .estimate = false,
+         .emphasis = false});
     f.markers.push_back(
-        {{double(kFewWarps), bytesInFlightProvided(kFewWarps, kBytesPerWarpLoad, ilp)},
-         fill("%1, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
-         fill("%1 × %2 × 128 B",
-              {formatCount(kFewWarps, "warp", "warps"), formatCount(ilp, "load", "loads")}),
-         2,
-         false,
-         true});
-    f.footnote = "Needed = HBM latency × bandwidth ÷ SMs (" + m.latencySource + "; " +
-                 m.bandwidthSource + ").";
+        {.at = {double(kFewWarps), bytesInFlightProvided(kFewWarps, kBytesPerWarpLoad, ilp)},
+         .label = fill("%1, ILP %2", {formatShare(kFewWarps / maxWarps), std::to_string(ilp)}),
+         .tooltip = fill("%1 × %2 × 128 B", {formatCount(kFewWarps, "warp", "warps"),
+                                             formatCount(ilp, "load", "loads")}),
+         .colorIndex = 2,
+         .estimate = false,
+         .emphasis = true});
+    f.footnote = fill("Needed = HBM latency × bandwidth ÷ SMs (%1; %2).",
+                      {m.latencySource, m.bandwidthSource});
     return f;
 }
 
@@ -192,14 +206,15 @@ ChartFrame bandwidthChart(const Trace& trace, int ilp) {
     }
     ChartFrame f;
     f.title = fill("Copy bandwidth vs occupancy, per ILP · %1", {trace.provenance.device});
-    f.x = ChartAxis{"theoretical occupancy (%)", false, 0.0, 100.0};
-    f.y = ChartAxis{"bandwidth (GB/s)", false, 0.0, top > 0.0 ? 1.1 * top : 1.0};
+    f.x = ChartAxis{.title = "theoretical occupancy (%)", .log = false, .min = 0.0, .max = 100.0};
+    f.y = ChartAxis{
+        .title = "bandwidth (GB/s)", .log = false, .min = 0.0, .max = top > 0.0 ? 1.1 * top : 1.0};
     int colour = 0;
     for (auto& [k, points] : byIlp) {
         std::sort(points.begin(), points.end(),
                   [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
         ChartSeries s;
-        s.name = "ILP " + std::to_string(k);
+        s.name = fill("ILP %1", {std::to_string(k)});
         s.colorIndex = colour++;
         s.style = k == ilp || k == 1 ? ChartSeries::Style::Line : ChartSeries::Style::Dashed;
         s.points = points;
@@ -213,11 +228,14 @@ ChartFrame bandwidthChart(const Trace& trace, int ilp) {
         for (const auto& pt : it->second) {
             if (std::fabs(pt.x - occupancyPct) > 1e-6)
                 continue;
-            f.markers.push_back(
-                {pt,
-                 formatSignificant(occupancyPct, 3) + " %, ILP " + std::to_string(k) + ": " +
-                     formatSignificant(pt.y, 4) + " GB/s",
-                 describeProvenance(trace.provenance), emphasis ? 2 : 0, false, emphasis});
+            f.markers.push_back({.at = pt,
+                                 .label = fill("%1 %, ILP %2: %3 GB/s",
+                                               {formatSignificant(occupancyPct, 3),
+                                                std::to_string(k), formatSignificant(pt.y, 4)}),
+                                 .tooltip = describeProvenance(trace.provenance),
+                                 .colorIndex = emphasis ? 2 : 0,
+                                 .estimate = false,
+                                 .emphasis = emphasis});
             return;
         }
     };
@@ -280,14 +298,15 @@ std::vector<ImportedOccupancy> importedOccupancy(const ImportedSet& imported,
                         o.calculatorLimiter = limiterWords(r.limiter);
                     }
                 } catch (const std::exception& e) {
-                    o.calculatorNote = std::string("calculator: ") + e.what();
+                    o.calculatorNote = fill("calculator: %1", {e.what()});
                 }
                 if (o.calculatorPct) {
                     if (!o.registers)
                         o.calculatorNote = "registers not in the CSV: taken as not limiting";
                     if (!o.sharedBytes)
-                        o.calculatorNote += std::string(o.calculatorNote.empty() ? "" : "; ") +
-                                            "shared memory not in the CSV: taken as 0";
+                        o.calculatorNote =
+                            fill(o.calculatorNote.empty() ? "%2" : "%1; %2",
+                                 {o.calculatorNote, "shared memory not in the CSV: taken as 0"});
                 }
             }
             out.push_back(std::move(o));
@@ -297,104 +316,130 @@ std::vector<ImportedOccupancy> importedOccupancy(const ImportedSet& imported,
 }
 
 std::string pctText(const std::optional<double>& v) {
-    return v ? formatSignificant(*v, 3) + " %" : std::string("not in the CSV");
+    return v ? fill("%1 %", {formatSignificant(*v, 3)}) : std::string("not in the CSV");
 }
 
 // Achieved and theoretical occupancy per launch (x = launch in file order), with the
 // calculator's prediction for the same block on the GPU parameter beside them.
 Frames importedOccupancyFrames(const GpuSpec& gpu, const std::vector<ImportedOccupancy>& all) {
     ChartFrame f;
-    f.title = "Your kernels' occupancy · calculator for " + gpu.name;
-    f.x =
-        ChartAxis{"launch (order in the file)", false, 0.0, static_cast<double>(all.size()) + 1.0};
-    f.y = ChartAxis{"occupancy (%)", false, 0.0, 100.0};
-    ChartSeries achieved{"achieved (Nsight Compute)", {}, ChartSeries::Style::Line, 0};
-    ChartSeries theoretical{"theoretical (Nsight Compute)", {}, ChartSeries::Style::Dashed, 1};
-    ChartSeries predicted{"calculator, " + gpu.name, {}, ChartSeries::Style::Faint, 2};
+    f.title = fill("Your kernels' occupancy · calculator for %1", {gpu.name});
+    f.x = ChartAxis{.title = "launch (order in the file)",
+                    .log = false,
+                    .min = 0.0,
+                    .max = static_cast<double>(all.size()) + 1.0};
+    f.y = ChartAxis{.title = "occupancy (%)", .log = false, .min = 0.0, .max = 100.0};
+    ChartSeries achieved{.name = "achieved (Nsight Compute)",
+                         .points = {},
+                         .style = ChartSeries::Style::Line,
+                         .colorIndex = 0};
+    ChartSeries theoretical{.name = "theoretical (Nsight Compute)",
+                            .points = {},
+                            .style = ChartSeries::Style::Dashed,
+                            .colorIndex = 1};
+    ChartSeries predicted{.name = fill("calculator, %1", {gpu.name}),
+                          .points = {},
+                          .style = ChartSeries::Style::Faint,
+                          .colorIndex = 2};
     for (std::size_t i = 0; i < all.size(); ++i) {
         const auto& o = all[i];
         const double x = static_cast<double>(i) + 1.0;
         const bool tips = i < kMaxImportedTips;
-        const std::string who = o.name + " #" + std::to_string(o.id);
+        const std::string who = fill("%1 #%2", {o.name, std::to_string(o.id)});
+        const std::string threads =
+            o.threads ? fill("%1 threads", {std::to_string(*o.threads)}) : std::string("block ?");
         const std::string block =
-            (o.threads ? std::to_string(*o.threads) + " threads" : std::string("block ?")) +
-            (o.registers ? ", " + std::to_string(*o.registers) + " registers" : std::string{});
+            o.registers ? fill("%1, %2 registers", {threads, std::to_string(*o.registers)})
+                        : threads;
         if (o.achievedPct) {
             achieved.points.push_back({x, *o.achievedPct});
             if (tips)
-                f.markers.push_back({{x, *o.achievedPct},
-                                     i < kMaxImportedRows ? o.name : std::string{},
-                                     who + ": achieved " + pctText(o.achievedPct) + " (" + block +
-                                         "; " + o.file + ")",
-                                     0,
-                                     false,
-                                     true});
+                f.markers.push_back({.at = {x, *o.achievedPct},
+                                     .label = i < kMaxImportedRows ? o.name : std::string{},
+                                     .tooltip = fill("%1: achieved %2 (%3; %4)",
+                                                     {who, pctText(o.achievedPct), block, o.file}),
+                                     .colorIndex = 0,
+                                     .estimate = false,
+                                     .emphasis = true});
         }
         if (o.theoreticalPct) {
             theoretical.points.push_back({x, *o.theoreticalPct});
             if (tips)
                 f.markers.push_back(
-                    {{x, *o.theoreticalPct},
-                     "",
-                     who + ": theoretical " + pctText(o.theoreticalPct) +
-                         (o.limiter ? ", limited by " + *o.limiter : std::string{}) + " (" +
-                         o.file + ")",
-                     1,
-                     false,
-                     false});
+                    {.at = {x, *o.theoreticalPct},
+                     .label = "",
+                     .tooltip = o.limiter
+                                    ? fill("%1: theoretical %2, limited by %3 (%4)",
+                                           {who, pctText(o.theoreticalPct), *o.limiter, o.file})
+                                    : fill("%1: theoretical %2 (%3)",
+                                           {who, pctText(o.theoreticalPct), o.file}),
+                     .colorIndex = 1,
+                     .estimate = false,
+                     .emphasis = false});
         }
         if (o.calculatorPct) {
             predicted.points.push_back({x, *o.calculatorPct});
             if (tips)
                 f.markers.push_back(
-                    {{x, *o.calculatorPct},
-                     "",
-                     who + ": calculator " + pctText(o.calculatorPct) + " on " + gpu.name +
-                         " for " + block + ", limited by " + o.calculatorLimiter +
-                         (o.calculatorNote.empty() ? "" : " (" + o.calculatorNote + ")"),
-                     2,
-                     true,
-                     false});
+                    {.at = {x, *o.calculatorPct},
+                     .label = "",
+                     .tooltip = fill(o.calculatorNote.empty()
+                                         ? "%1: calculator %2 on %3 for %4, limited by %5"
+                                         : "%1: calculator %2 on %3 for %4, limited by %5 (%6)",
+                                     {who, pctText(o.calculatorPct), gpu.name, block,
+                                      o.calculatorLimiter, o.calculatorNote}),
+                     .colorIndex = 2,
+                     .estimate = true,
+                     .emphasis = false});
         }
     }
     for (auto* s : {&achieved, &theoretical, &predicted})
         if (!s->points.empty())
             f.series.push_back(*s);
-    f.footnote = "Measured: Nsight Compute (sm__warps_active, sm__maximum_warps_per_active_cycle); "
-                 "hollow: the calculator (" +
-                 std::string(kOccupancyRulesSource) + ") for the GPU parameter." +
-                 (all.size() > kMaxImportedTips
-                      ? " Tooltips on the first " + std::to_string(kMaxImportedTips) + " launches."
-                      : std::string{});
+    f.footnote = fill(all.size() > kMaxImportedTips
+                          ? "Measured: Nsight Compute (sm__warps_active, "
+                            "sm__maximum_warps_per_active_cycle); hollow: the calculator (%1) for "
+                            "the GPU parameter. Tooltips on the first %2 launches."
+                          : "Measured: Nsight Compute (sm__warps_active, "
+                            "sm__maximum_warps_per_active_cycle); hollow: the calculator (%1) for "
+                            "the GPU parameter.",
+                      {kOccupancyRulesSource, std::to_string(kMaxImportedTips)});
 
     FactsFrame facts;
-    facts.title = "Your kernels · calculator on " + gpu.id;
+    facts.title = fill("Your kernels · calculator on %1", {gpu.id});
     for (std::size_t i = 0; i < all.size() && i < kMaxImportedRows; ++i) {
         const auto& o = all[i];
         // The three occupancies as the value (short enough for a slide column); the launch's
         // shape, limiters and notes on the line below.
-        const std::string label = o.name + " #" + std::to_string(o.id);
+        const std::string label = fill("%1 #%2", {o.name, std::to_string(o.id)});
         const std::string value =
-            pctText(o.achievedPct) + " / " + pctText(o.theoreticalPct) + " / " +
-            (o.calculatorPct ? formatSignificant(*o.calculatorPct, 3) + " %" : std::string("—"));
-        std::string detail = "achieved / theoretical / calculator · ";
-        detail += o.threads ? std::to_string(*o.threads) + " threads" : "block size not in the CSV";
+            fill("%1 / %2 / %3",
+                 {pctText(o.achievedPct), pctText(o.theoreticalPct),
+                  o.calculatorPct ? fill("%1 %", {formatSignificant(*o.calculatorPct, 3)})
+                                  : std::string("—")});
+        // The launch's shape, then what limits it: each part present only when the CSV has it.
+        std::string shape = o.threads ? fill("%1 threads", {std::to_string(*o.threads)})
+                                      : std::string("block size not in the CSV");
         if (o.registers)
-            detail += ", " + std::to_string(*o.registers) + " registers";
+            shape = fill("%1, %2 registers", {shape, std::to_string(*o.registers)});
         if (o.sharedBytes)
-            detail += ", " + formatBytes(*o.sharedBytes) + " shared";
+            shape = fill("%1, %2 shared", {shape, formatBytes(*o.sharedBytes)});
         if (o.limiter)
-            detail += " · limited by " + *o.limiter;
+            shape = fill("%1 · limited by %2", {shape, *o.limiter});
         if (o.calculatorPct && !o.calculatorLimiter.empty())
-            detail += " (calculator: " + o.calculatorLimiter + ")";
+            shape = fill("%1 (calculator: %2)", {shape, o.calculatorLimiter});
         if (!o.calculatorNote.empty())
-            detail += " · " + o.calculatorNote;
-        detail += " — " + o.file + "; " + kOccupancyRulesSource;
-        facts.rows.push_back({label, value, detail, i == 0});
+            shape = fill("%1 · %2", {shape, o.calculatorNote});
+        const std::string detail = fill("achieved / theoretical / calculator · %1 — %2; %3",
+                                        {shape, o.file, kOccupancyRulesSource});
+        facts.rows.push_back(
+            {.label = label, .value = value, .source = detail, .emphasis = i == 0});
     }
     if (all.size() > kMaxImportedRows)
-        facts.rows.push_back(
-            {"more launches", std::to_string(all.size() - kMaxImportedRows), "the chart", false});
+        facts.rows.push_back({.label = "more launches",
+                              .value = std::to_string(all.size() - kMaxImportedRows),
+                              .source = "the chart",
+                              .emphasis = false});
     return Frames{{f, facts}};
 }
 
@@ -448,8 +493,10 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
     const KernelResources kernel = kernelResourcesOf(p);
     const OccupancyResult r = calc.compute(kernel);
     if (r.blocksPerSm == 0)
-        throw std::invalid_argument("this block does not fit on one SM of " + gpu.name +
-                                    " (registers × threads exceed the register file)");
+        throw std::invalid_argument(
+            fill("this block does not fit on one SM of %1 (registers × threads exceed the "
+                 "register file)",
+                 {gpu.name}));
     const FactsFrame facts = calculatorFacts(gpu, r);
     const ChartFrame byRegisters =
         sweepChart("Occupancy vs registers per thread", "registers per thread",
@@ -490,9 +537,9 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
     const std::string manyWarps = formatCount(kManyWarps, "warp", "warps");
 
     Story story;
-    story.provenance = withReplayNote(replayProvenance(bandwidth, kBandwidthModel) +
-                                          "; occupancy calculator, Little's law and the "
-                                          "scheduler timelines are modeled on CPU",
+    story.provenance = withReplayNote(fill("%1; occupancy calculator, Little's law and the "
+                                           "scheduler timelines are modeled on CPU",
+                                           {replayProvenance(bandwidth, kBandwidthModel)}),
                                       choice);
     story.results = {
         {"memory (in the GPU's name)", gpu.value("memory_gb") * 1e9},
@@ -544,8 +591,8 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
          fill("Four resources cap the blocks on an SM and the smallest wins: %1 of %2 fit, "
               "limited by %3, so %4 of %5 are resident (%6).",
               {formatCount(r.blocksPerSm, "block", "blocks"),
-               std::to_string(kernel.threadsPerBlock) + " threads", limiterWords(r.limiter),
-               std::to_string(r.warpsPerSm),
+               fill("%1 threads", {std::to_string(kernel.threadsPerBlock)}),
+               limiterWords(r.limiter), std::to_string(r.warpsPerSm),
                formatCount(static_cast<long long>(maxWarps), "warp", "warps"),
                formatShare(r.occupancy)}),
          3.0, [byRegisters, facts](double) {
@@ -671,12 +718,11 @@ Story OccupancyScenario::build(const Params& p, const ScenarioInputs& in) const 
         const GpuSpec gpuCopy = gpu;
         story.steps.push_back(
             {"Your kernels' occupancy",
-             "Your launches as Nsight Compute measured them: achieved occupancy (warps actually "
-             "resident) against the theoretical limit, with the calculator's prediction for the "
-             "same block size and registers on " +
-                 gpu.name +
-                 " beside them. Achieved below theoretical means tail effects or imbalance, not "
-                 "resources.",
+             fill("Your launches as Nsight Compute measured them: achieved occupancy (warps "
+                  "actually resident) against the theoretical limit, with the calculator's "
+                  "prediction for the same block size and registers on %1 beside them. Achieved "
+                  "below theoretical means tail effects or imbalance, not resources.",
+                  {gpu.name}),
              3.0,
              [gpuCopy, imported](double) { return importedOccupancyFrames(gpuCopy, *imported); }});
     }

@@ -1,5 +1,6 @@
 #include "gpu/roofline_probes_recording.h"
 
+#include "engine/sentence.h"
 #include "roofline/roofline_model.h"
 
 namespace wb {
@@ -54,7 +55,7 @@ RooflineProbes rooflineProbes(const Trace& trace) {
                 continue; // a log-log chart cannot place it
             std::string label = e.category;
             if (label.empty())
-                label = "kernel " + std::to_string(p.kernels.size() + 1);
+                label = fill("kernel %1", {std::to_string(p.kernels.size() + 1)});
             p.kernels.push_back({label, *intensity, *tflops});
         }
     }

@@ -21,22 +21,38 @@ FactsFrame mappingFacts(const GpuSpec& gpu, const OccupancyResult& occ, const Wa
                         const Trace& placement) {
     FactsFrame f;
     f.title = gpu.name;
-    f.rows.push_back({"SMs", formatSignificant(gpu.value("sm_count"), 4),
-                      HardwareCatalogue::builtin().citation(gpu, "sm_count"), false});
-    f.rows.push_back({fill("blocks per SM (limit: %1)", {limiterWords(occ.limiter)}),
-                      std::to_string(occ.blocksPerSm), kOccupancyRulesSource, true});
-    f.rows.push_back({"warps per SM",
-                      std::to_string(occ.warpsPerSm) + " of " +
-                          formatSignificant(gpu.value("max_warps_per_sm"), 3),
-                      kOccupancyRulesSource, false});
-    f.rows.push_back({"blocks per wave = SMs × blocks per SM", std::to_string(w.slotsPerWave),
-                      "wave model", false});
-    f.rows.push_back({"waves = ⌈blocks / per wave⌉", std::to_string(w.waves), "wave model", true});
-    f.rows.push_back({"last wave filled", formatShare(w.tailUtilization), "wave model", true});
+    f.rows.push_back({.label = "SMs",
+                      .value = formatSignificant(gpu.value("sm_count"), 4),
+                      .source = HardwareCatalogue::builtin().citation(gpu, "sm_count"),
+                      .emphasis = false});
+    f.rows.push_back({.label = fill("blocks per SM (limit: %1)", {limiterWords(occ.limiter)}),
+                      .value = std::to_string(occ.blocksPerSm),
+                      .source = kOccupancyRulesSource,
+                      .emphasis = true});
+    f.rows.push_back(
+        {.label = "warps per SM",
+         .value = fill("%1 of %2", {std::to_string(occ.warpsPerSm),
+                                    formatSignificant(gpu.value("max_warps_per_sm"), 3)}),
+         .source = kOccupancyRulesSource,
+         .emphasis = false});
+    f.rows.push_back({.label = "blocks per wave = SMs × blocks per SM",
+                      .value = std::to_string(w.slotsPerWave),
+                      .source = "wave model",
+                      .emphasis = false});
+    f.rows.push_back({.label = "waves = ⌈blocks / per wave⌉",
+                      .value = std::to_string(w.waves),
+                      .source = "wave model",
+                      .emphasis = true});
+    f.rows.push_back({.label = "last wave filled",
+                      .value = formatShare(w.tailUtilization),
+                      .source = "wave model",
+                      .emphasis = true});
     const bool modeled = placement.provenance.source == TraceSource::Modeled;
-    f.rows.push_back({"block → SM placement",
-                      modeled ? std::string("round-robin (model)") : std::string("recorded %smid"),
-                      describeProvenance(placement.provenance), false});
+    f.rows.push_back(
+        {.label = "block → SM placement",
+         .value = modeled ? std::string("round-robin (model)") : std::string("recorded %smid"),
+         .source = describeProvenance(placement.provenance),
+         .emphasis = false});
     return f;
 }
 
@@ -46,16 +62,30 @@ FactsFrame launchFacts(const GpuSpec& gpu, const KernelResources& k, const Occup
     FactsFrame f;
     f.title = fill("The launch: <<<%1, %2>>> on %3",
                    {std::to_string(blocks), std::to_string(k.threadsPerBlock), gpu.name});
-    f.rows.push_back({"blocks in the grid", std::to_string(blocks), "parameter", true});
-    f.rows.push_back({"threads per block", std::to_string(k.threadsPerBlock), "parameter", false});
-    f.rows.push_back({"warps per block = ⌈threads / 32⌉", std::to_string(occ.warpsPerBlock),
-                      "CUDA C++ Programming Guide, SIMT architecture", false});
-    f.rows.push_back({"registers per thread", std::to_string(k.registersPerThread),
-                      "parameter (what the compiler allocates)", false});
-    f.rows.push_back(
-        {"shared memory per block", formatBytes(k.sharedPerBlockBytes), "parameter", false});
-    f.rows.push_back({"SMs", formatSignificant(gpu.value("sm_count"), 4),
-                      HardwareCatalogue::builtin().citation(gpu, "sm_count"), false});
+    f.rows.push_back({.label = "blocks in the grid",
+                      .value = std::to_string(blocks),
+                      .source = "parameter",
+                      .emphasis = true});
+    f.rows.push_back({.label = "threads per block",
+                      .value = std::to_string(k.threadsPerBlock),
+                      .source = "parameter",
+                      .emphasis = false});
+    f.rows.push_back({.label = "warps per block = ⌈threads / 32⌉",
+                      .value = std::to_string(occ.warpsPerBlock),
+                      .source = "CUDA C++ Programming Guide, SIMT architecture",
+                      .emphasis = false});
+    f.rows.push_back({.label = "registers per thread",
+                      .value = std::to_string(k.registersPerThread),
+                      .source = "parameter (what the compiler allocates)",
+                      .emphasis = false});
+    f.rows.push_back({.label = "shared memory per block",
+                      .value = formatBytes(k.sharedPerBlockBytes),
+                      .source = "parameter",
+                      .emphasis = false});
+    f.rows.push_back({.label = "SMs",
+                      .value = formatSignificant(gpu.value("sm_count"), 4),
+                      .source = HardwareCatalogue::builtin().citation(gpu, "sm_count"),
+                      .emphasis = false});
     return f;
 }
 
@@ -132,8 +162,10 @@ Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) c
     const OccupancyCalculator calc(gpu);
     const OccupancyResult occ = calc.compute(kernelResourcesOf(p));
     if (occ.blocksPerSm == 0)
-        throw std::invalid_argument("this block does not fit on one SM of " + gpu.name +
-                                    " (registers × threads exceed the register file)");
+        throw std::invalid_argument(
+            fill("this block does not fit on one SM of %1 (registers × threads exceed the "
+                 "register file)",
+                 {gpu.name}));
     const int sms = static_cast<int>(gpu.value("sm_count"));
     const int maxWarps = static_cast<int>(gpu.value("max_warps_per_sm"));
     // Placement replays a recording measured at these parameters, else the wave model's, in
@@ -145,9 +177,10 @@ Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) c
         const std::string fits = std::to_string(occ.blocksPerSm);
         if (perSm == choice.trace->metadata.end() || perSm->second != fits) {
             const std::string ran = perSm == choice.trace->metadata.end() ? "?" : perSm->second;
-            choice = {std::nullopt, "a recording from " + choice.trace->provenance.device +
-                                        " ran " + ran + " blocks per SM; these parameters fit " +
-                                        fits};
+            choice = {.trace = std::nullopt,
+                      .note =
+                          fill("a recording from %1 ran %2 blocks per SM; these parameters fit %3",
+                               {choice.trace->provenance.device, ran, fits})};
         }
     }
     const Trace placement =

@@ -1,6 +1,7 @@
 #include "gpu/simt_interpreter.h"
 
 #include "engine/seeded_random.h"
+#include "engine/sentence.h"
 
 #include <algorithm>
 #include <bit>
@@ -15,19 +16,26 @@ const std::vector<std::string> kRegisters = {"r", "data"};
 constexpr std::int64_t kDataRange = 1000; // data values are 0…999
 
 SimtInstruction compute(const std::string& rhs) {
-    return {SimtInstruction::Kind::Compute, "r = " + rhs, Expression::parse(rhs, kRegisters)};
+    return {.kind = SimtInstruction::Kind::Compute,
+            .text = fill("r = %1", {rhs}),
+            .expr = Expression::parse(rhs, kRegisters)};
 }
 SimtInstruction branch(const std::string& cond, int elsePc, int joinPc) {
-    return {SimtInstruction::Kind::Branch,
-            "if (" + cond + ")  else → " + std::to_string(elsePc) + ", join at " +
-                std::to_string(joinPc),
-            Expression::parse(cond, kRegisters), elsePc, joinPc};
+    return {.kind = SimtInstruction::Kind::Branch,
+            .text = fill("if (%1)  else → %2, join at %3",
+                         {cond, std::to_string(elsePc), std::to_string(joinPc)}),
+            .expr = Expression::parse(cond, kRegisters),
+            .target = elsePc,
+            .reconvergePc = joinPc};
 }
 SimtInstruction jump(int target) {
-    return {SimtInstruction::Kind::Jump, "bra " + std::to_string(target), std::nullopt, target};
+    return {.kind = SimtInstruction::Kind::Jump,
+            .text = fill("bra %1", {std::to_string(target)}),
+            .expr = std::nullopt,
+            .target = target};
 }
 SimtInstruction exitInstruction() {
-    return {SimtInstruction::Kind::Exit, "exit", std::nullopt};
+    return {.kind = SimtInstruction::Kind::Exit, .text = "exit", .expr = std::nullopt};
 }
 
 } // namespace
@@ -55,9 +63,9 @@ SimtInterpreter::SimtInterpreter(SimtConfig config)
     if (m_config.blockDim < 1 || m_config.blockDim > 1024)
         throw std::invalid_argument("block size must be 1…1024 threads");
     if (m_config.warp < 0 || m_config.warp * kWarpSize >= m_config.blockDim)
-        throw std::invalid_argument("warp " + std::to_string(m_config.warp) +
-                                    " is outside a block of " + std::to_string(m_config.blockDim) +
-                                    " threads");
+        throw std::invalid_argument(
+            fill("warp %1 is outside a block of %2 threads",
+                 {std::to_string(m_config.warp), std::to_string(m_config.blockDim)}));
     if (m_config.blockIdx < 0)
         throw std::invalid_argument("blockIdx.x must be ≥ 0");
     if (!(m_config.p >= 0.0 && m_config.p <= 1.0))
@@ -95,7 +103,7 @@ SimtInterpreter::SimtInterpreter(SimtConfig config)
             d = static_cast<std::int64_t>(rng.next() % static_cast<std::uint64_t>(kDataRange));
         const auto threshold =
             static_cast<std::int64_t>(m_config.p * static_cast<double>(kDataRange) + 0.5);
-        m_condition = "data < " + std::to_string(threshold);
+        m_condition = fill("data < %1", {std::to_string(threshold)});
         break;
     }
     }
@@ -168,7 +176,7 @@ SimtResult SimtInterpreter::run() const {
         issuedMasks.push_back({pc, mask});
 
         WarpFrame f;
-        f.title = "if (" + m_condition + ")";
+        f.title = fill("if (%1)", {m_condition});
         f.program = result.program;
         f.pc = pc;
         f.lanes.resize(kWarpSize);
@@ -183,8 +191,8 @@ SimtResult SimtInterpreter::run() const {
                 env.params[0] = r[static_cast<std::size_t>(l)];
                 r[static_cast<std::size_t>(l)] = ins.expr->evaluate(env);
                 f.lanes[static_cast<std::size_t>(l)].tip =
-                    "lane " + std::to_string(l) + ": " + ins.text + " → " +
-                    std::to_string(r[static_cast<std::size_t>(l)]);
+                    fill("lane %1: %2 → %3", {std::to_string(l), ins.text,
+                                              std::to_string(r[static_cast<std::size_t>(l)])});
             }
             top.pc = pc + 1;
             break;
@@ -192,14 +200,14 @@ SimtResult SimtInterpreter::run() const {
             for (int l = 0; l < kWarpSize; ++l)
                 if (active(l))
                     f.lanes[static_cast<std::size_t>(l)].tip =
-                        "lane " + std::to_string(l) + ": " + ins.text + " (to the join point)";
+                        fill("lane %1: %2 (to the join point)", {std::to_string(l), ins.text});
             top.pc = ins.target;
             break;
         case SimtInstruction::Kind::Exit:
             for (int l = 0; l < kWarpSize; ++l)
                 if (active(l))
                     f.lanes[static_cast<std::size_t>(l)].tip =
-                        "lane " + std::to_string(l) + ": exit";
+                        fill("lane %1: exit", {std::to_string(l)});
             exited |= mask;
             top.pc = end;
             break;
@@ -215,10 +223,12 @@ SimtResult SimtInterpreter::run() const {
                     taken |= 1u << l;
                 std::string why;
                 for (const auto& v : ins.expr->variables())
-                    why += v + " = " + std::to_string(ins.expr->variableValue(v, env)) + ", ";
+                    why = fill("%1%2 = %3, ",
+                               {why, v, std::to_string(ins.expr->variableValue(v, env))});
                 f.lanes[static_cast<std::size_t>(l)].tip =
-                    "lane " + std::to_string(l) + ": " + why + ins.expr->text() + " = " +
-                    std::to_string(c) + " → " + (c != 0 ? "then-path" : "else-path");
+                    fill("lane %1: %2%3 = %4 → %5",
+                         {std::to_string(l), why, ins.expr->text(), std::to_string(c),
+                          c != 0 ? "then-path" : "else-path"});
             }
             const std::uint32_t notTaken = mask & ~taken;
             result.branches.push_back({pc, result.issued, taken, notTaken});
@@ -230,10 +240,12 @@ SimtResult SimtInterpreter::run() const {
                 // The current entry becomes the join point; the else-path waits beneath
                 // the then-path, which runs first.
                 top.pc = ins.reconvergePc;
-                top.label = "after if (" + ins.expr->text() + ")";
+                top.label = fill("after if (%1)", {ins.expr->text()});
                 const int join = ins.reconvergePc;
-                stack.push_back({notTaken, ins.target, join, "else"});
-                stack.push_back({taken, pc + 1, join, "then"});
+                stack.push_back(
+                    {.mask = notTaken, .pc = ins.target, .reconvergePc = join, .label = "else"});
+                stack.push_back(
+                    {.mask = taken, .pc = pc + 1, .reconvergePc = join, .label = "then"});
                 result.diverges = true;
                 ++result.paths;
             }
@@ -249,13 +261,13 @@ SimtResult SimtInterpreter::run() const {
             lane.value = r[static_cast<std::size_t>(l)];
             if (lane.tip.empty()) {
                 if ((all >> l & 1u) == 0) {
-                    lane.tip = "lane " + std::to_string(l) + ": no thread (past the block)";
+                    lane.tip = fill("lane %1: no thread (past the block)", {std::to_string(l)});
                 } else {
                     std::string waits = "waiting";
                     for (const auto& e : stack)
                         if ((e.mask >> l & 1u) != 0)
-                            waits = "waiting on the stack (" + e.label + ")";
-                    lane.tip = "lane " + std::to_string(l) + ": inactive, " + waits;
+                            waits = fill("waiting on the stack (%1)", {e.label});
+                    lane.tip = fill("lane %1: inactive, %2", {std::to_string(l), waits});
                 }
             }
         }

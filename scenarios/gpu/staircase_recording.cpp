@@ -2,6 +2,7 @@
 
 #include "engine/chart_helpers.h"
 #include "engine/embedded_traces.h"
+#include "engine/sentence.h"
 #include "trace/trace_json.h"
 
 #include <variant>
@@ -9,10 +10,7 @@
 namespace wb {
 
 std::string pointerChaseFileName(const std::string& gpuId) {
-    // Appended step by step: GCC 12 at -O3 warns falsely (-Wrestrict) on "literal" + string.
-    std::string name = "pointer-chase-";
-    name.append(gpuId).append(".json");
-    return name;
+    return fill("pointer-chase-%1.json", {gpuId});
 }
 
 Trace modeledPointerChase(const MemoryLadder& ladder) {

@@ -1,5 +1,6 @@
 #include "gpu/transpose_model.h"
 
+#include "engine/sentence.h"
 #include "gpu/memory_access_model.h"
 
 #include <algorithm>
@@ -60,20 +61,29 @@ std::vector<Access> accesses(const TransposeConfig& c, int bx, int by, int warp,
         }
     }
     // The loop's row offset as the kernels write it; the first iteration's is left out.
-    const std::string it = i == 0 ? std::string() : " + " + std::to_string(i);
-    const std::string row = i == 0 ? "y" : "(y" + it + ")";
+    const std::string it = i == 0 ? std::string() : fill(" + %1", {std::to_string(i)});
+    const std::string row = i == 0 ? std::string("y") : fill("(y%1)", {it});
     std::vector<Access> v;
-    v.push_back({in, false, false, "load idata[" + row + " * n + x]"});
+    v.push_back({.lanes = in,
+                 .shared = false,
+                 .store = false,
+                 .text = fill("load idata[%1 * n + x]", {row})});
     if (c.variant == TransposeVariant::Tiled || c.variant == TransposeVariant::Padded) {
-        v.push_back({smemStore, true, true, "store tile[threadIdx.y" + it + "][threadIdx.x]"});
-        v.push_back({smemLoad, true, false, "load tile[threadIdx.x][threadIdx.y" + it + "]"});
+        v.push_back({.lanes = smemStore,
+                     .shared = true,
+                     .store = true,
+                     .text = fill("store tile[threadIdx.y%1][threadIdx.x]", {it})});
+        v.push_back({.lanes = smemLoad,
+                     .shared = true,
+                     .store = false,
+                     .text = fill("load tile[threadIdx.x][threadIdx.y%1]", {it})});
     }
     std::string st =
-        c.variant == TransposeVariant::Copy ? "store odata[" + row + " * n + x]"
+        c.variant == TransposeVariant::Copy ? fill("store odata[%1 * n + x]", {row})
         : c.variant == TransposeVariant::Naive
-            ? "store odata[x * n + y" + it + "]"
-            : "store odata[" + (i == 0 ? std::string("y'") : "(y'" + it + ")") + " * n + x']";
-    v.push_back({out, false, true, st});
+            ? fill("store odata[x * n + y%1]", {it})
+            : fill("store odata[%1 * n + x']", {i == 0 ? std::string("y'") : fill("(y'%1)", {it})});
+    v.push_back({.lanes = out, .shared = false, .store = true, .text = st});
     return v;
 }
 
@@ -109,18 +119,19 @@ TransposeModel::TransposeModel(TransposeConfig config)
     : m_config(config) {
     const auto& c = m_config;
     if (c.tile != 8 && c.tile != 16 && c.tile != 32)
-        throw std::invalid_argument("tile must be 8, 16 or 32 (got " + std::to_string(c.tile) +
-                                    ")");
+        throw std::invalid_argument(
+            fill("tile must be 8, 16 or 32 (got %1)", {std::to_string(c.tile)}));
     if (c.blockRows < 1 || c.blockRows > c.tile || c.tile % c.blockRows != 0)
-        throw std::invalid_argument("block rows must divide the tile (" + std::to_string(c.tile) +
-                                    "): 1, 2, 4, 8" + (c.tile >= 16 ? ", 16" : "") +
-                                    (c.tile == 32 ? ", 32" : ""));
+        throw std::invalid_argument(
+            fill("block rows must divide the tile (%1): 1, 2, 4, 8%2%3",
+                 {std::to_string(c.tile), c.tile >= 16 ? ", 16" : "", c.tile == 32 ? ", 32" : ""}));
     if (c.n < 32 || c.n > 16384 || c.n % c.tile != 0)
-        throw std::invalid_argument("n must be a multiple of the tile (" + std::to_string(c.tile) +
-                                    ") between 32 and 16384 (got " + std::to_string(c.n) + ")");
+        throw std::invalid_argument(
+            fill("n must be a multiple of the tile (%1) between 32 and 16384 (got %2)",
+                 {std::to_string(c.tile), std::to_string(c.n)}));
     if (c.elementBytes != 1 && c.elementBytes != 2 && c.elementBytes != 4 && c.elementBytes != 8)
-        throw std::invalid_argument("element size must be 1, 2, 4 or 8 bytes (got " +
-                                    std::to_string(c.elementBytes) + ")");
+        throw std::invalid_argument(fill("element size must be 1, 2, 4 or 8 bytes (got %1)",
+                                         {std::to_string(c.elementBytes)}));
 }
 
 int TransposeModel::warpsPerBlock() const {
@@ -137,16 +148,18 @@ std::vector<MemoryAccessFrame> TransposeModel::warpFrames(int blockX, int blockY
     // Matrices start 256-byte aligned like cudaMalloc's; odata follows idata.
     const auto matrixBytes = static_cast<std::uint64_t>(c.n) * static_cast<std::uint64_t>(c.n) *
                              static_cast<std::uint64_t>(c.elementBytes);
-    const ArrayRef idata{"idata", c.elementBytes, 0};
-    const ArrayRef odata{"odata", c.elementBytes, (matrixBytes + 255) / 256 * 256};
-    const ArrayRef tile{"tile", c.elementBytes, 0};
+    const ArrayRef idata{.name = "idata", .elementBytes = c.elementBytes, .baseBytes = 0};
+    const ArrayRef odata{.name = "odata",
+                         .elementBytes = c.elementBytes,
+                         .baseBytes = (matrixBytes + 255) / 256 * 256};
+    const ArrayRef tile{.name = "tile", .elementBytes = c.elementBytes, .baseBytes = 0};
     const std::string name =
         c.variant == TransposeVariant::Copy
             ? std::string("copy")
-            : transposeVariantNames()[static_cast<std::size_t>(c.variant)] + " transpose";
+            : fill("%1 transpose", {transposeVariantNames()[static_cast<std::size_t>(c.variant)]});
     std::vector<MemoryAccessFrame> frames;
     for (const auto& a : accesses(c, blockX, blockY, warp, iteration)) {
-        const std::string title = name + " · " + a.text;
+        const std::string title = fill("%1 · %2", {name, a.text});
         const std::string op = std::string(a.store ? "st" : "ld") +
                                (a.shared ? ".shared" : ".global") + typeSuffix(c.elementBytes);
         frames.push_back(

@@ -135,9 +135,20 @@ std::string pathsText(int paths) {
     return formatCount(paths, "path", "paths");
 }
 
+// A fact the SIMT interpreter produced.
+FactRow simtRow(std::string label, std::string value, bool emphasis) {
+    return {.label = std::move(label),
+            .value = std::move(value),
+            .source = kSimtSource,
+            .emphasis = emphasis};
+}
+
 // The header of the lane view and this panel say the same thing about the same frame.
 FactRow efficiencyRow(const WarpFrame& f) {
-    return {kEfficiencySoFar, formatShare(f.efficiency), kSimtGuide, true};
+    return {.label = kEfficiencySoFar,
+            .value = formatShare(f.efficiency),
+            .source = kSimtGuide,
+            .emphasis = true};
 }
 
 // Step 2: the branch has been evaluated, neither path has run.
@@ -147,18 +158,17 @@ FactsFrame branchFacts(const Run& run) {
     FactsFrame facts;
     facts.title = "At the branch, before either path runs";
     facts.rows.push_back(
-        {"lanes whose condition is true: then-path", lanes(lanesIn(b.taken)), kSimtSource, false});
-    facts.rows.push_back({"lanes whose condition is false: else-path", lanes(lanesIn(b.notTaken)),
-                          kSimtSource, false});
+        simtRow("lanes whose condition is true: then-path", lanes(lanesIn(b.taken)), false));
+    facts.rows.push_back(
+        simtRow("lanes whose condition is false: else-path", lanes(lanesIn(b.notTaken)), false));
     const bool splits = b.taken != 0 && b.notTaken != 0;
-    facts.rows.push_back({"paths this branch needs",
-                          splits ? fill("%1, one after the other", {pathsText(2)})
-                                 : fill("%1, all lanes together", {pathsText(1)}),
-                          kSimtSource, splits});
+    facts.rows.push_back(simtRow("paths this branch needs",
+                                 splits ? fill("%1, one after the other", {pathsText(2)})
+                                        : fill("%1, all lanes together", {pathsText(1)}),
+                                 splits));
+    facts.rows.push_back(simtRow("instructions issued so far", std::to_string(f.issued), false));
     facts.rows.push_back(
-        {"instructions issued so far", std::to_string(f.issued), kSimtSource, false});
-    facts.rows.push_back(
-        {"active lane-slots so far", std::to_string(f.activeLaneSlots), kSimtSource, false});
+        simtRow("active lane-slots so far", std::to_string(f.activeLaneSlots), false));
     facts.rows.push_back(efficiencyRow(f));
     return facts;
 }
@@ -172,13 +182,12 @@ FactsFrame soFarFacts(const Run& run, const WarpFrame& f) {
             ++paths;
     FactsFrame facts;
     facts.title = branchText(run);
-    facts.rows.push_back({"paths run one after the other", pathsText(paths), kSimtSource, true});
+    facts.rows.push_back(simtRow("paths run one after the other", pathsText(paths), true));
+    facts.rows.push_back(simtRow("instructions issued so far", std::to_string(f.issued), false));
+    facts.rows.push_back(simtRow("lane-slots issued so far = 32 × issued",
+                                 std::to_string(kWarpSize * f.issued), false));
     facts.rows.push_back(
-        {"instructions issued so far", std::to_string(f.issued), kSimtSource, false});
-    facts.rows.push_back({"lane-slots issued so far = 32 × issued",
-                          std::to_string(kWarpSize * f.issued), kSimtSource, false});
-    facts.rows.push_back(
-        {"active lane-slots so far", std::to_string(f.activeLaneSlots), kSimtSource, false});
+        simtRow("active lane-slots so far", std::to_string(f.activeLaneSlots), false));
     facts.rows.push_back(efficiencyRow(f));
     return facts;
 }
@@ -208,10 +217,11 @@ FactsFrame allKindsFacts(const SimtConfig& base, const std::vector<Run>& runs) {
                    {std::to_string(base.warp), std::to_string(base.blockIdx)});
     for (const Run& run : runs) {
         const SimtResult& r = run.result;
-        f.rows.push_back({caseLabel(run),
-                          fill("%1 · %2 · %3", {r.diverges ? "diverges" : "uniform",
-                                                pathsText(r.paths), formatShare(r.simtEfficiency)}),
-                          kSimtSource, run.config.kind == base.kind});
+        f.rows.push_back(
+            simtRow(caseLabel(run),
+                    fill("%1 · %2 · %3", {r.diverges ? "diverges" : "uniform", pathsText(r.paths),
+                                          formatShare(r.simtEfficiency)}),
+                    run.config.kind == base.kind));
     }
     return f;
 }
@@ -257,10 +267,11 @@ FactsFrame maskFacts(const Trace& trace, const SimtConfig& selected, const std::
             : fill("%1 on %2", {source, trace.provenance.device});
     if (selected.kind == BranchKind::Custom) {
         f.title = fill("Active masks at each branch point: %1", {from});
-        f.rows.push_back({"your condition",
-                          "not in the trace: the kernel runs the six fixed "
-                          "branch kinds",
-                          describeProvenance(trace.provenance), false});
+        f.rows.push_back({.label = "your condition",
+                          .value = "not in the trace: the kernel runs the six fixed "
+                                   "branch kinds",
+                          .source = describeProvenance(trace.provenance),
+                          .emphasis = false});
         return f;
     }
     const int block = maskBlock(trace, selected);
@@ -274,8 +285,7 @@ FactsFrame maskFacts(const Trace& trace, const SimtConfig& selected, const std::
         c.p = std::stod(metaOr(trace, "p", std::to_string(c.p)));
         predicted = predictedBranchMasks(c);
     } catch (const std::exception& e) {
-        f.rows.push_back(
-            {"prediction", std::string("not possible: ") + e.what(), kSimtSource, true});
+        f.rows.push_back(simtRow("prediction", fill("not possible: %1", {e.what()}), true));
     }
     f.title = fill("Active masks of %1, warp %2 of block %3: %4 vs predicted",
                    {branch, std::to_string(selected.warp), std::to_string(block), from});
@@ -292,9 +302,11 @@ FactsFrame maskFacts(const Trace& trace, const SimtConfig& selected, const std::
         const std::string have = t == traced.end() ? "not reached" : hexMask(t->second);
         const std::string want = p == predicted.end() ? "not reached" : hexMask(p->second);
         const bool agree = have == want;
-        f.rows.push_back({point,
-                          source + " " + have + " · predicted " + want + (agree ? " ✓" : " ✗"),
-                          rowSource, !agree});
+        f.rows.push_back({.label = point,
+                          .value = fill(agree ? "%1 %2 · predicted %3 ✓" : "%1 %2 · predicted %3 ✗",
+                                        {source, have, want}),
+                          .source = rowSource,
+                          .emphasis = !agree});
     }
     return f;
 }
@@ -316,7 +328,7 @@ std::string listed(const std::vector<std::string>& items) {
         return "none";
     std::string out = items.front();
     for (size_t i = 1; i < items.size(); ++i)
-        out += (i + 1 == items.size() ? " and " : ", ") + items[i];
+        out = fill(i + 1 == items.size() ? "%1 and %2" : "%1, %2", {out, items[i]});
     return out;
 }
 
@@ -429,8 +441,9 @@ Story WarpDivergenceScenario::build(const Params& p, const ScenarioInputs& in) c
 
     Story story;
     story.provenance =
-        withReplayNote(replayProvenance(masks, "active masks from the per-lane SIMT interpreter") +
-                           "; lane timeline: per-lane SIMT interpreter, modeled on CPU",
+        withReplayNote(fill("%1; lane timeline: per-lane SIMT interpreter, modeled on CPU",
+                            {replayProvenance(masks, "active masks from the per-lane SIMT "
+                                                     "interpreter")}),
                        recorded);
     story.results = {{"warp size", kWarpSize},
                      {"lanes in the warp", warpLanes},

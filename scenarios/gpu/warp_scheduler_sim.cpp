@@ -15,8 +15,9 @@ namespace {
 
 void requireRange(const char* what, int value, int lo, int hi) {
     if (value < lo || value > hi)
-        throw std::invalid_argument(std::string(what) + " must be " + std::to_string(lo) + "…" +
-                                    std::to_string(hi) + ", got " + std::to_string(value));
+        throw std::invalid_argument(
+            fill("%1 must be %2…%3, got %4",
+                 {what, std::to_string(lo), std::to_string(hi), std::to_string(value)}));
 }
 
 // One warp's place in its loop and the cycles at which its results become ready.

@@ -1,5 +1,7 @@
 #include "gpu/wave_model.h"
 
+#include "engine/sentence.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,10 +12,10 @@ namespace wb {
 
 WaveSummary waveSummary(int blocks, int smCount, int blocksPerSm) {
     if (blocks < 1 || smCount < 1 || blocksPerSm < 1)
-        throw std::invalid_argument("waves need blocks ≥ 1, SMs ≥ 1 and blocks per SM ≥ 1 (got " +
-                                    std::to_string(blocks) + ", " + std::to_string(smCount) + ", " +
-                                    std::to_string(blocksPerSm) +
-                                    "); 0 blocks per SM means the block does not fit");
+        throw std::invalid_argument(
+            fill("waves need blocks ≥ 1, SMs ≥ 1 and blocks per SM ≥ 1 (got %1, %2, %3); 0 "
+                 "blocks per SM means the block does not fit",
+                 {std::to_string(blocks), std::to_string(smCount), std::to_string(blocksPerSm)}));
     WaveSummary s;
     s.blocks = blocks;
     s.smCount = smCount;
@@ -53,8 +55,8 @@ int WaveModel::smOf(int block) const {
 SmGridFrame smGridFrame(const WaveSummary& s, int wave, const std::vector<ResidentBlock>& resident,
                         int warpsPerBlock, int maxWarpsPerSm, int subPartitions) {
     if (wave < 0 || wave > s.waves)
-        throw std::out_of_range("wave must be 0…" + std::to_string(s.waves) + ", got " +
-                                std::to_string(wave));
+        throw std::out_of_range(
+            fill("wave must be 0…%1, got %2", {std::to_string(s.waves), std::to_string(wave)}));
     SmGridFrame f;
     f.smCount = s.smCount;
     f.maxBlocksPerSm = s.blocksPerSm;
@@ -72,12 +74,12 @@ SmGridFrame smGridFrame(const WaveSummary& s, int wave, const std::vector<Reside
         f.blocksDone = first;
         for (const ResidentBlock& r : resident)
             f.sms.at(static_cast<std::size_t>(r.sm)).blocks.push_back(r.block);
-        f.title = "Wave " + std::to_string(wave) + " of " + std::to_string(s.waves) + ": blocks " +
-                  std::to_string(first) + "–" + std::to_string(last - 1) + " of " +
-                  std::to_string(s.blocks);
+        f.title = fill("Wave %1 of %2: blocks %3–%4 of %5",
+                       {std::to_string(wave), std::to_string(s.waves), std::to_string(first),
+                        std::to_string(last - 1), std::to_string(s.blocks)});
     } else {
-        f.title = "Before launch: " + std::to_string(s.blocks) + " blocks, " +
-                  std::to_string(s.slotsPerWave) + " fit at once";
+        f.title = fill("Before launch: %1 blocks, %2 fit at once",
+                       {std::to_string(s.blocks), std::to_string(s.slotsPerWave)});
     }
 
     for (int sm = 0; sm < s.smCount; ++sm) {
@@ -98,10 +100,10 @@ SmGridFrame smGridFrame(const WaveSummary& s, int wave, const std::vector<Reside
             schedulers += std::to_string(st.subPartitionWarps[static_cast<std::size_t>(p)]);
         }
         const long long pct = std::lround(100.0 * warps / maxWarpsPerSm);
-        st.tip = "SM " + std::to_string(sm) + ": " + std::to_string(blocks) + " of " +
-                 std::to_string(s.blocksPerSm) + " block slots, " + std::to_string(warps) + " of " +
-                 std::to_string(maxWarpsPerSm) + " warps (" + std::to_string(pct) +
-                 " %), warps per scheduler " + schedulers;
+        st.tip = fill("SM %1: %2 of %3 block slots, %4 of %5 warps (%6 %), warps per scheduler %7",
+                      {std::to_string(sm), std::to_string(blocks), std::to_string(s.blocksPerSm),
+                       std::to_string(warps), std::to_string(maxWarpsPerSm), std::to_string(pct),
+                       schedulers});
     }
     return f;
 }

@@ -1,6 +1,7 @@
 #include "reliability/failure_simulator.h"
 
 #include "engine/seeded_random.h"
+#include "engine/sentence.h"
 #include "reliability/argument_checks.h"
 #include "reliability/checkpoint_interval.h"
 
@@ -28,9 +29,9 @@ void JobConfig::validate() const {
     if (sources.empty())
         throw std::invalid_argument("the job needs at least one failure source");
     for (const FailureSource& s : sources) {
-        requirePositive(s.mtbfHoursPerUnit, "MTBF of " + s.name);
+        requirePositive(s.mtbfHoursPerUnit, fill("MTBF of %1", {s.name}));
         if (s.units < 1)
-            throw std::invalid_argument("units of " + s.name + " must be at least 1");
+            throw std::invalid_argument(fill("units of %1 must be at least 1", {s.name}));
     }
     requirePositive(intervalS, "checkpoint interval");
     requireNonNegative(checkpointS, "checkpoint time");
@@ -138,9 +139,9 @@ GoodputStats simulateGoodput(const JobConfig& c, int trials, std::uint64_t seed)
     const double expectedFailures = trials * c.durationS * c.failureRatePerS();
     if (expectedFailures > 2e8)
         throw std::invalid_argument(
-            "about " + std::to_string(static_cast<long long>(expectedFailures)) +
-            " failures to simulate (trials × duration × failure rate); at most 2e8: lower the "
-            "trials or the duration");
+            fill("about %1 failures to simulate (trials × duration × failure rate); at most 2e8: "
+                 "lower the trials or the duration",
+                 {std::to_string(static_cast<long long>(expectedFailures))}));
     std::vector<double> goodput(static_cast<std::size_t>(trials));
     GoodputStats s;
     s.trials = trials;
