@@ -11,6 +11,10 @@
 
 namespace wb {
 
+std::string linkWords(LinkClass l) {
+    return l == LinkClass::NvLink ? "NVLink" : "the network";
+}
+
 std::string linkName(LinkClass l) {
     return l == LinkClass::NvLink ? "nvlink" : "network";
 }

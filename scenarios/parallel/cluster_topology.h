@@ -13,7 +13,8 @@
 namespace wb {
 
 enum class LinkClass { NvLink, Network };
-std::string linkName(LinkClass l); // "nvlink", "network"
+std::string linkName(LinkClass l);  // "nvlink", "network": ids in calc's JSON
+std::string linkWords(LinkClass l); // "NVLink", "the network": on a slide
 
 struct ClusterTopology {
     int nodes = 1;

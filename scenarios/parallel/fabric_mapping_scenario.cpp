@@ -55,11 +55,6 @@ struct Costed {
     double exposedDp() const { return estimate.commS[2] - hiddenDp(); }
 };
 
-// "NVLink" or "the network": the link a group's slowest hop uses.
-std::string linkWords(LinkClass l) {
-    return l == LinkClass::NvLink ? "NVLink" : "the network";
-}
-
 GroupSpan spanOfGroup(const ClusterTopology& t, const ParallelLayout& l, Strategy s) {
     return spanOf(t, {0, l.size(s), l.stride(s)});
 }

@@ -129,10 +129,6 @@ double wireFactor(const StrategyComm& c) {
                : 0.0;
 }
 
-std::string linkWords(LinkClass l) {
-    return l == LinkClass::NvLink ? "NVLink" : "the network";
-}
-
 std::string wireFormula(ScheduleKind k) {
     switch (k) {
     case ScheduleKind::AllReduce:
