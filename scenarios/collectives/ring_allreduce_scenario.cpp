@@ -184,19 +184,19 @@ ChartFrame sentChart(const Setup& s, double round) {
     f.title =
         fill("Bytes each of the %1 has sent, round by round", {formatCount(n, "GPU", "GPUs")});
     f.x = ChartAxis{.title = "round", .log = false, .min = 0.0, .max = last};
-    f.y = ChartAxis{.title = "bytes sent per GPU (MB)",
+    f.y = ChartAxis{.title = "bytes sent per GPU (B)",
                     .log = false,
                     .min = 0.0,
-                    .max = 1.1 * allReduceLowerBoundBytes(n, s.bytes) / 1e6};
+                    .max = 1.1 * allReduceLowerBoundBytes(n, s.bytes)};
     f.series.push_back({.name = "reduce-scatter",
-                        .points = {{0.0, 0.0}, {n - 1.0, (n - 1.0) * chunk / 1e6}},
+                        .points = {{0.0, 0.0}, {n - 1.0, (n - 1.0) * chunk}},
                         .style = Style::Line,
                         .colorIndex = 0});
     f.series.push_back({.name = "all-gather",
-                        .points = {{n - 1.0, (n - 1.0) * chunk / 1e6}, {last, last * chunk / 1e6}},
+                        .points = {{n - 1.0, (n - 1.0) * chunk}, {last, last * chunk}},
                         .style = Style::Line,
                         .colorIndex = 1});
-    f.markers.push_back({.at = {at, at * chunk / 1e6},
+    f.markers.push_back({.at = {at, at * chunk},
                          .label = fill("%1 sent", {formatBytes(at * chunk)}),
                          .tooltip = fill("after %1 of %2 rounds, each GPU has sent %3 chunks of %4",
                                          {formatNumber(at), formatNumber(last), formatNumber(at),
@@ -693,9 +693,11 @@ Story RingAllReduceScenario::build(const Params& p, const ScenarioInputs& in) co
 
     story.steps.push_back(
         {"One buffer per GPU, cut into N chunks",
-         fill("Each of the %1 holds its own %2 buffer, split into %3 chunks of %4. Colours show "
-              "whose data a chunk contains.",
-              {gpus, formatBytes(s.bytes), std::to_string(n), formatBytes(chunk)}),
+         fill("Each of the %1 holds its own %2 buffer, split into %3 chunks of %4. %5",
+              {gpus, formatBytes(s.bytes), std::to_string(n), formatBytes(chunk),
+               drawn ? "Colours show whose data a chunk contains."
+                     : "Too many to draw one by one: the chart follows the bytes every GPU "
+                       "sends, round by round."}),
          3.0, [=](double t) {
              if (!drawn)
                  return Frames{{sentChart(s, 0.0), byteFacts(s, 0.0, kAggregateSource)}};

@@ -279,10 +279,11 @@ Story SiliconMappingScenario::build(const Params& p, const ScenarioInputs& in) c
                formatSignificant(gpu.value("max_warps_per_sm"), 3),
                occ.blocksPerSm == 1 ? "fits" : "fit"}),
          kOccupancyRulesSource},
-        {fill("A wave is SMs × blocks per SM = %1 × %2 = %3 blocks; %4 need ⌈%4 / %3⌉ = %5.",
+        {fill("A wave is SMs × blocks per SM = %1 × %2 = %3 blocks; %4 %6 ⌈%4 / %3⌉ = %5.",
               {std::to_string(sms), std::to_string(occ.blocksPerSm),
                std::to_string(summary.slotsPerWave), std::to_string(summary.blocks),
-               formatCount(summary.waves, "wave", "waves")}),
+               formatCount(summary.waves, "wave", "waves"),
+               summary.blocks == 1 ? "block needs" : "blocks need"}),
          "CUDA C++ Best Practices Guide, occupancy"},
         {summary.tailUtilization >= 1.0
              ? fill("No tail here: %1 blocks fill every wave exactly. Size grids in multiples of "

@@ -21,6 +21,8 @@ ThreadMapView::ThreadMapView(QWidget* parent)
 
 QString ThreadMapView::rangeText(const ThreadMapWarp& w) const {
     const int last = w.firstThread + std::max(1, w.threads) - 1;
+    if (last == w.firstThread) // a last warp of one thread
+        return tr("thread %1 → scheduler %2").arg(w.firstThread).arg(w.scheduler);
     return tr("threads %1–%2 → scheduler %3").arg(w.firstThread).arg(last).arg(w.scheduler);
 }
 
@@ -99,27 +101,32 @@ std::vector<int> ThreadMapView::shownWarps(const QRectF& bounds) const {
     return out;
 }
 
+QRectF ThreadMapView::laneRectIn(const Layout& l, const Row& r, int lane) const {
+    if (r.warp < 0 || lane < 0 || lane >= m_frame.warpSize)
+        return {};
+    const double gap = l.laneW > 6.0 ? 1.0 : 0.0;
+    const double h = r.band.height() * 0.72;
+    return QRectF(l.cells.left() + lane * l.laneW + gap / 2.0, r.band.center().y() - h / 2.0,
+                  l.laneW - gap, h);
+}
+
 QRectF ThreadMapView::laneRect(const QRectF& bounds, int warpIndex, int lane) const {
     const Layout l = layoutFor(bounds);
-    if (lane < 0 || lane >= m_frame.warpSize)
-        return {};
-    for (const Row& r : l.rows) {
-        if (r.warp != warpIndex || r.warp < 0)
-            continue;
-        const double gap = l.laneW > 6.0 ? 1.0 : 0.0;
-        const double h = r.band.height() * 0.72;
-        return QRectF(l.cells.left() + lane * l.laneW + gap / 2.0, r.band.center().y() - h / 2.0,
-                      l.laneW - gap, h);
-    }
+    for (const Row& r : l.rows)
+        if (r.warp >= 0 && r.warp == warpIndex)
+            return laneRectIn(l, r, lane);
     return {};
 }
 
 QString ThreadMapView::laneTip(const QPointF& pos) const {
-    const QRectF bounds(rect());
-    for (const int w : shownWarps(bounds)) {
-        const ThreadMapWarp& tw = m_frame.warps[static_cast<std::size_t>(w)];
+    // One layout for the whole search: the pointer lies in at most one lane cell.
+    const Layout l = layoutFor(QRectF(rect()));
+    for (const Row& r : l.rows) {
+        if (r.warp < 0 || !r.band.contains(pos))
+            continue;
+        const ThreadMapWarp& tw = m_frame.warps[static_cast<std::size_t>(r.warp)];
         for (int lane = 0; lane < m_frame.warpSize; ++lane) {
-            if (!laneRect(bounds, w, lane).contains(pos))
+            if (!laneRectIn(l, r, lane).contains(pos))
                 continue;
             if (lane >= tw.threads)
                 return tr("lane %1 of warp %2: no thread (the block ends at thread %3)")
@@ -183,7 +190,7 @@ void ThreadMapView::paint(QPainter& painter, const QRectF& bounds) const {
                            r.label.width(), r.label.height()),
                     r.label, m_theme.foreground);
         for (int lane = 0; lane < lanes; ++lane) {
-            const QRectF cell = laneRect(bounds, r.warp, lane);
+            const QRectF cell = laneRectIn(l, r, lane);
             if (lane < tw.threads) {
                 painter.fillRect(cell, fill);
             } else {

@@ -49,6 +49,9 @@ private:
         std::vector<Row> rows;
     };
     Layout layoutFor(const QRectF& bounds) const;
+    // Lane `lane`'s cell in row `r` of layout `l`: paint and hover read one layout, not one per
+    // cell.
+    QRectF laneRectIn(const Layout& l, const Row& r, int lane) const;
     QString rangeText(const ThreadMapWarp& w) const;
 };
 
