@@ -62,6 +62,9 @@ int causeSeries(const std::string& category) {
     return static_cast<int>(kCauseCategories.size()) - 1;
 }
 
+// Table 5's rows drawn as a bar of their own, largest first; the rest share one bar.
+constexpr int kFailuresOwnBars = 7;
+
 // The published record's numbers, each a result the slides may quote.
 struct Llama3Figures {
     double gpuShareByCount = 0; // the GPU rows' counts over 419
@@ -88,7 +91,9 @@ Llama3Figures llama3Figures() {
 Frames llamaFrames(double t) {
     const Llama3Record& rec = llama3Record();
     const Llama3Figures fig = llama3Figures();
-    const int n = static_cast<int>(rec.causes.size());
+    // The largest rows one bar each, the rest in one bar stacked by category: eighteen bars
+    // would not stay readable on a presenter's screen.
+    const int n = kFailuresOwnBars + 1;
     const int shown = std::clamp(static_cast<int>(std::ceil(t * n)), 1, n);
     BarChartFrame b;
     b.title =
@@ -103,18 +108,29 @@ Frames llamaFrames(double t) {
     b.horizontal = true;
     b.emphasis = 0;
     b.axisMax = rec.causes.front().count;
-    for (int i = 0; i < n; ++i) {
+    const auto tipOf = [&](const InterruptionCause& c) {
+        return fill("%1: %2 of %3, printed %4 % · %5",
+                    {c.component, std::to_string(c.count), std::to_string(rec.unexpected),
+                     formatSignificant(c.printedPercent, 3), kTable5});
+    };
+    for (int i = 0; i < kFailuresOwnBars; ++i) {
         const InterruptionCause& c = rec.causes[static_cast<std::size_t>(i)];
-        const std::string tip =
-            fill("%1: %2 of %3, printed %4 % · %5",
-                 {c.component, std::to_string(c.count), std::to_string(rec.unexpected),
-                  formatSignificant(c.printedPercent, 3), kTable5});
         b.categories.push_back({.label = c.component,
                                 .segments = {{.value = i < shown ? double(c.count) : 0.0,
                                               .series = causeSeries(c.category),
-                                              .tip = tip}},
+                                              .tip = tipOf(c)}},
                                 .tip = fill("%1 · %2", {c.category, kTable5})});
     }
+    BarCategory rest{.label =
+                         fill("%1 smaller causes",
+                              {std::to_string(rec.causes.size() - std::size_t{kFailuresOwnBars})}),
+                     .segments = {},
+                     .tip = fill("one segment per cause, coloured by category · %1", {kTable5})};
+    for (std::size_t i = std::size_t{kFailuresOwnBars}; i < rec.causes.size(); ++i)
+        rest.segments.push_back({.value = shown == n ? double(rec.causes[i].count) : 0.0,
+                                 .series = causeSeries(rec.causes[i].category),
+                                 .tip = tipOf(rec.causes[i])});
+    b.categories.push_back(rest);
     FactsFrame f;
     f.title = fill("Llama 3 405B on %1 GPUs, a %2-day snapshot",
                    {std::to_string(rec.gpus), std::to_string(rec.days)});
@@ -288,8 +304,9 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
     c.title = fill("Goodput vs checkpoint interval, M = %1, δ = %2, R = %3",
                    {duration(m.mtbfS), duration(m.job.checkpointS), duration(m.job.restartS)});
     const double tau = m.job.intervalS;
-    const double lo = std::min(sw.points.front().intervalS, tau) / 60.0;
-    const double hi = std::max(sw.points.back().intervalS, tau) / 60.0;
+    // A τ outside the sweep widens the axis a little past it, so its dot is not on the edge.
+    const double lo = std::min(sw.points.front().intervalS, tau / 1.2) / 60.0;
+    const double hi = std::max(sw.points.back().intervalS, tau * 1.2) / 60.0;
     c.x = {.title = "checkpoint interval τ (min)", .log = true, .min = lo, .max = hi};
     ChartSeries sim{.name = "simulated (mean of trials)",
                     .points = {},
@@ -299,19 +316,21 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
                      .points = {},
                      .style = ChartSeries::Style::Dashed,
                      .colorIndex = 1};
-    double ymin = 1.0;
+    double ymin = 1.0, ymax = 0.0;
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = sw.points[static_cast<std::size_t>(i)];
         if (i < shown)
             sim.points.push_back({p.intervalS / 60.0, p.simulated * 100});
         daly.points.push_back({p.intervalS / 60.0, p.analytic * 100});
         ymin = std::min({ymin, p.simulated, p.analytic});
+        ymax = std::max({ymax, p.simulated, p.analytic});
     }
     ymin = std::min(ymin, m.goodputTau);
+    // Tens of percent around every point, the whole sweep's range so the axis stays put.
     c.y = {.title = "goodput (%)",
            .log = false,
            .min = std::floor(std::max(0.0, ymin) * 10) * 10,
-           .max = 100};
+           .max = std::min(100.0, (std::ceil(ymax * 10) + 1) * 10)};
     c.series = {daly, sim};
     // Young and Daly are intervals: a guide from the axis up to the curve, their dots on the
     // curve at the goodput Daly's model gives there.
@@ -657,6 +676,7 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
         {"Faulty GPU by count", fig.faultyGpuByCount},
         {"printed shares sum, %", fig.printedSum},
         {"the 2 in √(2δM)", 2},
+        {"smaller causes in one bar", rec.causes.size() - std::size_t{kFailuresOwnBars}},
         {"job MTBF M, shown", durationShown(m->mtbfS)},
         {"τ, shown", durationShown(job.intervalS)},
         {"δ, shown", durationShown(job.checkpointS)},
@@ -740,9 +760,10 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
                                                                        : "rework";
     story.steps.push_back(
         {"Where the waste goes",
-         fill("Writing shrinks as τ grows, rework grows with it, restarts stay. The three parts "
-              "add up to the waste: at Young's τ = %1, %2 of the wall time, the largest part %3.",
-              {duration(m->youngS), formatShare(m->atYoung.total()), largest}),
+         fill(
+             "Writing shrinks as τ grows, rework grows with it, restarts stay. The three parts "
+             "add up to the waste: at Young's τ = %1, %2 of the wall time; the largest part is %3.",
+             {duration(m->youngS), formatShare(m->atYoung.total()), largest}),
          6.0, [m](double t) { return wasteFrames(*m, t); }, splitResults});
     story.steps.push_back(
         {"Finding the straggler",
@@ -754,6 +775,11 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
 
     std::vector<int> flagged = m->stragglers.stragglers;
     std::sort(flagged.begin(), flagged.end());
+    // Flat when being 2× off adds less than a quarter to the waste at the optimum.
+    const double worst2x = std::max(atHalf.total(), atDouble.total());
+    const char* flatness = worst2x < 1.25 * m->atYoung.total()
+                               ? "the optimum is flat, being 2× off costs little"
+                               : "the optimum is sharp here, aim close to it";
     story.whiteboard.question =
         fill("A job on %1 fails every %2 on average. How often should it checkpoint, and how "
              "do you find the slow GPU?",
@@ -776,10 +802,10 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
               {duration(m->youngS), duration(m->dalyS), duration(m->sweep.simulatedBestS)}),
          kYoungDaly},
         {fill("There the wall time splits exactly: writing %1 + rework %2 + restart %3 = %4 "
-              "waste. Half or double that τ wastes %5 or %6: the optimum is flat.",
+              "waste. Half or double that τ wastes %5 or %6: %7.",
               {formatShare(m->atYoung.checkpoint), formatShare(m->atYoung.rework),
                formatShare(m->atYoung.restart), formatShare(m->atYoung.total()),
-               formatShare(atHalf.total()), formatShare(atDouble.total())}),
+               formatShare(atHalf.total()), formatShare(atDouble.total()), flatness}),
          kDalyModel},
         {fill("The restart share, %1, is a floor no interval removes: only a restart faster "
               "than R = %2 shrinks it.",
@@ -810,8 +836,8 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
               {formatSignificant(job.durationS / 3600, 4), formatSignificant(m->mtbfS / 3600, 4),
                formatSignificant(expectedFailures, 3)})},
     };
-    addWhiteboardStep(story, fill("Checkpoint every %1; the waste is then %2, %3 of it "
-                                  "restarts.",
+    addWhiteboardStep(story, fill("Checkpoint every %1: %2 of the wall time is then wasted, %3 "
+                                  "on restarts alone.",
                                   {duration(m->youngS), formatShare(m->atYoung.total()),
                                    formatShare(m->atYoung.restart)}));
     return story;
