@@ -651,6 +651,9 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
     const WasteShares atHalf = wasteShares(m->youngS / 2, job.checkpointS, m->mtbfS, job.restartS);
     const WasteShares atDouble =
         wasteShares(m->youngS * 2, job.checkpointS, m->mtbfS, job.restartS);
+    // What being 2× off Young's τ costs, the worse of half and double.
+    const double extra2x =
+        std::max(0.0, std::max(atHalf.total(), atDouble.total()) - m->atYoung.total());
 
     Story story;
     story.provenance = fill(
@@ -695,6 +698,7 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
         {"waste at your τ", m->atTau.total()},
         {"waste at Young / 2", atHalf.total()},
         {"waste at Young × 2", atDouble.total()},
+        {"extra waste 2× off Young", extra2x},
         {"expected failures in the run", expectedFailures},
         {"per-GPU MTBF, h", m->gpuMtbfH},
         {"job step time", m->jobStepS},
@@ -732,14 +736,20 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
               {std::to_string(rec.gpus), std::to_string(rec.unexpected),
                formatSignificant(fig.hoursBetween, 3), "90"}),
          6.0, [](double t) { return llamaFrames(t); }});
-    const std::string versus = whole.failures > expectedFailures ? "more than" : "no more than";
+    const std::string expected = formatSignificant(expectedFailures, 3);
+    const std::string met =
+        whole.failures == 0
+            ? fill("This run met none (%1 expected); a failure would throw away the work since "
+                   "the last checkpoint and cost a restart.",
+                   {expected})
+            : fill("This run met %1, %2 the %3 expected; each threw away the work since the "
+                   "last checkpoint and cost a restart.",
+                   {formatCount(whole.failures, "failure", "failures"),
+                    whole.failures > expectedFailures ? "more than" : "fewer than", expected});
     story.steps.push_back(
         {"The job's timeline: runs, checkpoints, lost work, restarts",
-         fill("A failure of any one of %1 stops the job, so it fails every M = %2 on average. "
-              "This run met %3, %4 the %5 expected; each threw away the work since the last "
-              "checkpoint and cost a restart.",
-              {gpus, duration(m->mtbfS), formatCount(whole.failures, "failure", "failures"), versus,
-               formatSignificant(expectedFailures, 3)}),
+         fill("A failure of any one of %1 stops the job, so it fails every M = %2 on average. %3",
+              {gpus, duration(m->mtbfS), met}),
          8.0, [m](double t) { return timelineFrames(*m, t); }, timelineResults});
     const double tau = job.intervalS;
     const std::string where =
@@ -775,11 +785,12 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
 
     std::vector<int> flagged = m->stragglers.stragglers;
     std::sort(flagged.begin(), flagged.end());
-    // Flat when being 2× off adds less than a quarter to the waste at the optimum.
-    const double worst2x = std::max(atHalf.total(), atDouble.total());
-    const char* flatness = worst2x < 1.25 * m->atYoung.total()
-                               ? "the optimum is flat, being 2× off costs little"
-                               : "the optimum is sharp here, aim close to it";
+    // Flat when being 2× off adds less than half the waste at the optimum again.
+    const std::string flatness =
+        extra2x < 0.5 * m->atYoung.total()
+            ? fill("the optimum is flat, being 2× off costs at most %1 more",
+                   {formatShare(extra2x)})
+            : fill("the optimum is sharp here, being 2× off costs %1 more", {formatShare(extra2x)});
     story.whiteboard.question =
         fill("A job on %1 fails every %2 on average. How often should it checkpoint, and how "
              "do you find the slow GPU?",
@@ -807,9 +818,12 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
                formatShare(m->atYoung.restart), formatShare(m->atYoung.total()),
                formatShare(atHalf.total()), formatShare(atDouble.total()), flatness}),
          kDalyModel},
-        {fill("The restart share, %1, is a floor no interval removes: only a restart faster "
-              "than R = %2 shrinks it.",
-              {formatShare(m->atYoung.restart), duration(job.restartS)}),
+        {job.restartS > 0
+             ? fill("The restart share, %1, is a floor no interval removes: only a restart "
+                    "faster than R = %2 shrinks it.",
+                    {formatShare(m->atYoung.restart), duration(job.restartS)})
+             : std::string("With an instant restart there is no restart share: the interval "
+                           "only trades writing against rework."),
          kDalyModel},
         {fill("A step runs at the slowest rank's pace (%1): flag medians above m + k·σ = %2, "
               "σ estimated from the MAD, not the mean. Flagged: %3.",
