@@ -47,6 +47,8 @@ constexpr int kSweepPoints = 25;
 constexpr double kAssumedAlphaS = 5e-6;
 // An all-reduce on a tree reduces up its deepest path and broadcasts back down it.
 constexpr int kTreePasses = 2;
+// Up to this many servers every GPU of the drawn ring carries its position.
+constexpr int kNumberEveryGpuUpTo = 2;
 
 struct NcclSweepPoint {
     double slowdownS = 0;
@@ -229,11 +231,16 @@ FactsFrame linkFacts(const NcclTopologyModel& m) {
 
 // ---- Steps 2–3: rings and trees ------------------------------------------------------------
 
-// Numbers each GPU of `order` where the route first reaches it, 1, 2, 3, … in ring order.
+// Numbers each GPU of `order` where the route first reaches it, 1, 2, 3, … in order; or, not
+// `everyGpu`, only the first and last GPU of each server's run of the order.
 std::vector<NodeRouteMark> ringPositionMarks(const NodeDiagram& d, const std::vector<int>& parts,
-                                             const std::vector<int>& order, int firstNumber) {
+                                             const std::vector<int>& order, bool everyGpu = true) {
+    constexpr int firstNumber = 1;
+    const std::size_t perHost = NodeDiagram::kGpusPerHost;
     std::vector<NodeRouteMark> marks;
     for (std::size_t i = 0; i < order.size(); ++i) {
+        if (!everyGpu && i % perHost != 0 && i % perHost != perHost - 1)
+            continue;
         const int g = order[i];
         const int part = d.gpuPart(g / NodeDiagram::kGpusPerHost, g % NodeDiagram::kGpusPerHost);
         const auto at = std::find(parts.begin(), parts.end(), part);
@@ -252,16 +259,19 @@ std::vector<NodeRouteMark> ringPositionMarks(const NodeDiagram& d, const std::ve
 NodeTopologyFrame ringsFrame(const NcclTopologyModel& m, double phaseS) {
     NodeTopologyFrame f = m.cluster.frame();
     const int perHost = NodeDiagram::kGpusPerHost;
-    // Channel 0 in full, numbered in ring order: the order reads off the marks.
+    // Channel 0 in full, numbered in ring order: the order reads off the marks. Beyond two
+    // servers the boxes are too small for every number, so each server's entry and exit GPU
+    // carry theirs.
     const ModeledRing& first = m.rings.front();
     NodeRoute whole;
     whole.parts = chainParts(m.cluster, first.order, true);
     whole.colorIndex = 0;
     whole.packetsPerS = kPacketsPerRing;
-    whole.marks = ringPositionMarks(m.cluster, whole.parts, first.order, 1);
+    whole.marks =
+        ringPositionMarks(m.cluster, whole.parts, first.order, m.hosts <= kNumberEveryGpuUpTo);
     whole.tip = "channel 0's ring, numbered in the order the data travels";
     f.routes.push_back(whole);
-    f.routeClasses.push_back("channel 0, numbered in ring order");
+    f.routeClasses.push_back("channel 0 in ring order");
     // The other channels only where they differ: the hop out of one server into the next.
     for (int c = 1; c < m.drawnChannels && m.hosts > 1; ++c) {
         const ModeledRing& ring = m.rings[static_cast<std::size_t>(c)];
@@ -278,16 +288,17 @@ NodeTopologyFrame ringsFrame(const NcclTopologyModel& m, double phaseS) {
                      {idx(c), idx(h), idx(from % perHost), idx(to / perHost), idx(to % perHost)});
             f.routes.push_back(r);
         }
-        f.routeClasses.push_back(fill("channel %1 between servers", {idx(c)}));
+        f.routeClasses.push_back(fill("channel %1 crossings", {idx(c)}));
     }
     f.title = fill("NCCL rings: %1 over %2 GPUs",
                    {formatCount(m.channels, "channel", "channels"), idx(m.gpus)});
     f.phaseS = phaseS;
     f.caption =
         m.hosts > 1
-            ? fill("Channel 0 drawn whole; channels 1–%1 drawn only between servers, where each "
-                   "leaves through a different NIC",
-                   {idx(m.drawnChannels - 1)})
+            ? fill("Channel 0 drawn whole; %1 only between servers, where each leaves through a "
+                   "different NIC",
+                   {m.drawnChannels > 2 ? fill("channels 1–%1", {idx(m.drawnChannels - 1)})
+                                        : std::string("channel 1")})
             : std::string("One server: every channel is a ring over NVLink; channel 0 drawn");
     if (m.hosts > 1 && m.drawnChannels < 2)
         f.caption = "Channel 0 drawn whole, numbered in ring order";
@@ -856,7 +867,7 @@ Story NcclTopologyScenario::build(const Params& p, const ScenarioInputs& in) con
          }});
     if (m->pxnHelps())
         story.steps.push_back(
-            {"PXN: around the CPU link over NVLink", pxnNarration(*m), kPlayS, [m](double t) {
+            {"PXN: over NVLink, not the CPU link", pxnNarration(*m), kPlayS, [m](double t) {
                  return Frames{
                      {pathFrame(*m, m->pxn, m->pxnRate,
                                 fill("PXN: GPU 0 → GPU %1 over NVLink, then NIC %1",
