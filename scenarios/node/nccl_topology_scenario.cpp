@@ -549,10 +549,15 @@ ScheduleFrame waitSchedule(const NcclTopologyModel& m, double t) {
         }
         f.rows.push_back(row);
     }
-    f.caption = fill("rank 0 spins in NCCL for %1 of %2; NCCL holds %3 of %4 SMs (one block per "
-                     "channel)",
-                     {formatSi(m.wait.waitingS, "s"), formatSi(m.wait.endS, "s"),
-                      idx(m.wait.config.ncclSms), idx(m.wait.config.smCount)});
+    f.caption =
+        m.wait.waitingS > 0
+            ? fill("rank 0 spins in NCCL for %1 of %2; NCCL holds %3 of %4 SMs (one block per "
+                   "channel)",
+                   {formatSi(m.wait.waitingS, "s"), formatSi(m.wait.endS, "s"),
+                    idx(m.wait.config.ncclSms), idx(m.wait.config.smCount)})
+            : fill("neither rank waits in NCCL; its kernel holds %1 of %2 SMs (one block per "
+                   "channel) while it moves the data",
+                   {idx(m.wait.config.ncclSms), idx(m.wait.config.smCount)});
     return f;
 }
 
@@ -698,21 +703,25 @@ std::shared_ptr<const NcclTopologyModel> buildModel(const Params& p) {
     return m;
 }
 
+// "1 channel, a ring" or "4 channels, each a ring".
+std::string channelRings(int channels) {
+    return fill(channels == 1 ? "%1, a ring" : "%1, each a ring",
+                {formatCount(channels, "channel", "channels")});
+}
+
 std::string ringsNarration(const NcclTopologyModel& m) {
     if (m.hosts == 1)
         return fill(
-            "NCCL splits the buffer over %1, each a ring through all %2 GPUs; channel 0 "
-            "is numbered in ring order. On one server every hop is NVLink through the "
-            "NVSwitch, so any order is equally fast and no NIC is used: %3 of bus "
-            "bandwidth.",
-            {formatCount(m.channels, "channel", "channels"), idx(m.gpus), gbs(m.ringBusGBs)});
-    return fill("NCCL splits the buffer over %1, each a ring through all %2 GPUs; channel 0, "
+            "NCCL splits the buffer over %1 through all %2 GPUs; channel 0 is numbered in "
+            "ring order. On one server every hop is NVLink through the NVSwitch, so any order "
+            "is equally fast and no NIC is used: %3 of bus bandwidth.",
+            {channelRings(m.channels), idx(m.gpus), gbs(m.ringBusGBs)});
+    return fill("NCCL splits the buffer over %1 through all %2 GPUs; channel 0, "
                 "numbered in ring order, enters each server at GPU 0 and leaves from GPU %3. "
                 "Each further channel starts one GPU later, so it crosses servers through "
                 "another NIC: %4 per server, %5 of bus bandwidth.",
-                {formatCount(m.channels, "channel", "channels"), idx(m.gpus),
-                 idx(NodeDiagram::kGpusPerHost - 1), formatCount(m.nicsUsed, "NIC", "NICs"),
-                 gbs(m.ringBusGBs)});
+                {channelRings(m.channels), idx(m.gpus), idx(NodeDiagram::kGpusPerHost - 1),
+                 formatCount(m.nicsUsed, "NIC", "NICs"), gbs(m.ringBusGBs)});
 }
 
 std::string treesNarration(const NcclTopologyModel& m) {
