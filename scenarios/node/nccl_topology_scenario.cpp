@@ -452,7 +452,9 @@ FactsFrame pathFacts(const NcclTopologyModel& m, const RdmaPath& a, const Sustai
     };
     const auto yes = [](bool v) { return std::string(v ? "yes" : "no"); };
     f.rows.push_back({"Copies on the way", both(idx(a.copies), idx(b.copies)),
-                      "the bounce writes into a pinned host buffer; PXN into the NIC's GPU"});
+                      m.pxnHelps()
+                          ? "the bounce writes into a pinned host buffer; PXN into the NIC's GPU"
+                          : "the bounce writes the payload into a pinned host buffer first"});
     f.rows.push_back(
         {"PCIe x16 hops", both(idx(a.pcieHops), idx(b.pcieHops)), "counted on the drawn path"});
     f.rows.push_back({"Host DRAM traffic per byte",
