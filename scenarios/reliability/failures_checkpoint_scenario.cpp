@@ -248,28 +248,6 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     }
     s.rows.push_back(row);
     const FailuresRunSoFar so = failuresRunUpTo(m.run, cursor);
-    // Work kept against wall time, up to the cursor: the gap to the diagonal is the waste.
-    ChartFrame w;
-    w.title = "Work kept vs wall time";
-    w.x = {.title = "wall time (h)", .log = false, .min = 0, .max = end / 3600};
-    w.y = {.title = "useful work (h)", .log = false, .min = 0, .max = end / 3600};
-    ChartSeries ideal{.name = "no failures, no checkpoints",
-                      .points = {{0, 0}, {end / 3600, end / 3600}},
-                      .style = ChartSeries::Style::Faint,
-                      .colorIndex = 0};
-    ChartSeries kept{
-        .name = "this run", .points = {{0, 0}}, .style = ChartSeries::Style::Line, .colorIndex = 0};
-    double acc = 0;
-    for (const Segment& seg : m.run.segments) {
-        if (seg.startS >= cursor)
-            break;
-        const double stop = std::min(seg.endS, cursor);
-        if (seg.kind == SegmentKind::Run)
-            acc += stop - seg.startS;
-        kept.points.push_back({stop / 3600, acc / 3600});
-    }
-    w.series = {ideal, kept};
-    w.footnote = "flat stretches: checkpoints, lost work, restarts";
     const double elapsed = std::max(so.elapsed(), 1e-9);
     s.caption = fill("%1 so far, goodput %2 · Daly's model expects %3 at this τ",
                      {formatCount(so.failures, "failure", "failures"),
@@ -280,20 +258,18 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
         {.label = "job MTBF M",
          .value = duration(m.mtbfS),
          .source = fill(
-             "%1 h per GPU ÷ %2; the per-GPU rate derived from %3",
+             "%1 h per GPU ÷ %2 · rate from %3",
              {formatSignificant(m.gpuMtbfH, 5), formatCount(m.gpus, "GPU", "GPUs"), kSection334}),
          .emphasis = true},
-        {"failures", std::to_string(so.failures), "each one starts a restart"},
-        {"useful work", duration(so.useful), "run segments later kept by a checkpoint"},
-        {"checkpoint writing", duration(so.checkpoint), "δ per interval τ"},
-        {"lost work", duration(so.lost), "work since the last checkpoint when a failure struck"},
-        {"restarting", duration(so.restart), "R per failure; a failure during it starts it over"},
+        {"lost work", duration(so.lost), "work since the last checkpoint"},
+        {"restarting", duration(so.restart), "R per failure, failed restarts too"},
         {.label = "goodput so far",
          .value = formatShare(so.useful / elapsed),
          .source = fill("useful ÷ elapsed; Daly's model expects %1", {formatShare(m.goodputTau)}),
          .emphasis = true},
     };
-    return Frames{{s, w, f}};
+    // The timeline and the split beside it; a presenter's screen has no room for a third panel.
+    return Frames{{s, f}};
 }
 
 Frames goodputFrames(const FailureCheckpointModel& m, double t) {
@@ -710,8 +686,6 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
     std::vector<ResultValue> timelineResults = {
         {"run length, shown", durationShown(job.durationS)},
         {"failures in the run", whole.failures},
-        {"useful work, shown", durationShown(whole.useful)},
-        {"checkpoint writing, shown", durationShown(whole.checkpoint)},
         {"lost work, shown", durationShown(whole.lost)},
         {"restarting, shown", durationShown(whole.restart)},
         {"goodput of the run", m->run.goodput()},
