@@ -194,27 +194,27 @@ FabricRecommendation recommendFabric(const FabricConditions& c, const FabricEvid
                                    .setting = x.setting,
                                    .score = d.score});
     };
+    // Each yes/no condition turned over, then scale moved across kLargeScaleGpus.
+    struct Toggle {
+        bool FabricConditions::*field;
+        const char* condition;
+    };
+    static constexpr Toggle kToggles[] = {
+        {&FabricConditions::teamRunsLosslessEthernet, "team-lossless-ethernet"},
+        {&FabricConditions::multiTenant, "multi-tenant"},
+        {&FabricConditions::spreadsFlows, "spreads-flows"},
+        {&FabricConditions::inNetworkReduction, "in-network-reduction"},
+        {&FabricConditions::vendorLockInConcern, "vendor-lock-in"},
+        {&FabricConditions::budgetConstrained, "budget-constrained"},
+    };
+    for (const Toggle& t : kToggles) {
+        FabricConditions x = c;
+        x.*t.field = !(c.*t.field);
+        tryFlip(x, t.condition);
+    }
     FabricConditions x = c;
-    x.teamRunsLosslessEthernet = !c.teamRunsLosslessEthernet;
-    tryFlip(x, "team-lossless-ethernet");
-    x = c;
     x.gpus = c.gpus >= kLargeScaleGpus ? kLargeScaleGpus - 1 : kLargeScaleGpus;
     tryFlip(x, "gpus");
-    x = c;
-    x.multiTenant = !c.multiTenant;
-    tryFlip(x, "multi-tenant");
-    x = c;
-    x.spreadsFlows = !c.spreadsFlows;
-    tryFlip(x, "spreads-flows");
-    x = c;
-    x.inNetworkReduction = !c.inNetworkReduction;
-    tryFlip(x, "in-network-reduction");
-    x = c;
-    x.vendorLockInConcern = !c.vendorLockInConcern;
-    tryFlip(x, "vendor-lock-in");
-    x = c;
-    x.budgetConstrained = !c.budgetConstrained;
-    tryFlip(x, "budget-constrained");
     return r;
 }
 

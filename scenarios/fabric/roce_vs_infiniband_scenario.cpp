@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -674,6 +675,53 @@ FactsFrame decisionFacts(const FabricComparisonModel& m) {
     return f;
 }
 
+// How hard each side pulls: the factors against InfiniBand's bar and RoCE's, one segment per
+// factor with a weight, on a fixed axis (the most either side can score) so runs compare.
+struct FactorPull {
+    int ib = 0, roce = 0;
+};
+FactorPull pullOf(const FabricRecommendation& r) {
+    FactorPull p;
+    for (const FabricReason& x : r.reasons)
+        (x.weight < 0 ? p.ib : p.roce) += std::abs(x.weight);
+    return p;
+}
+
+BarChartFrame weightBars(const FabricComparisonModel& m) {
+    const FabricRecommendation& r = m.decision;
+    const FactorPull pull = pullOf(r);
+    BarChartFrame f;
+    f.title = "Which way each factor pulls";
+    f.caption = fill("score %1 = %2 for RoCE − %3 for IB; weights assumed, a tie goes to IB",
+                     {std::to_string(r.score), std::to_string(pull.roce), std::to_string(pull.ib)});
+    f.horizontal = true;
+    f.axisTitle = "weight (assumed: judgement)";
+    BarCategory ib{.label = "IB", .segments = {}, .tip = "factors that favour InfiniBand"};
+    BarCategory roce{.label = "RoCE", .segments = {}, .tip = "factors that favour RoCE"};
+    for (const FabricReason& x : r.reasons) {
+        if (x.weight == 0)
+            continue;
+        const int series = static_cast<int>(f.series.size());
+        f.series.push_back(x.factor);
+        (x.weight < 0 ? ib : roce)
+            .segments.push_back({.value = std::abs(static_cast<double>(x.weight)),
+                                 .series = series,
+                                 .tip = fill("%1: %2", {x.factor, x.setting})});
+    }
+    f.categories = {ib, roce};
+    f.emphasis = r.choice == FabricKind::InfiniBand ? 0 : 1;
+    // A fixed axis, the most either side can score on this evidence, so runs compare.
+    FabricConditions forIb;
+    forIb.multiTenant = forIb.inNetworkReduction = true;
+    FabricConditions forRoce;
+    forRoce.teamRunsLosslessEthernet = forRoce.multiTenant = forRoce.spreadsFlows =
+        forRoce.vendorLockInConcern = forRoce.budgetConstrained = true;
+    forRoce.gpus = kLargeScaleGpus;
+    f.axisMax = std::max(pullOf(recommendFabric(forIb, m.evidence)).ib,
+                         pullOf(recommendFabric(forRoce, m.evidence)).roce);
+    return f;
+}
+
 ParamSpec yesNoParam(const char* name, const char* label, const char* help) {
     return ParamSpec::choice(name, label, {"no", "yes"}, "no", help);
 }
@@ -811,6 +859,8 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
         {"simulated RoCE at this loss", loss.chosenRoceGbps},
         {"simulated IB at this loss", loss.chosenIbGbps},
         {"decision score", d.score},
+        {"pull toward IB", pullOf(d).ib},
+        {"pull toward RoCE", pullOf(d).roce},
         // A flip of scale names the side of the threshold it moves to.
         {"large scale, GPUs", kLargeScaleGpus},
         {"below large scale, GPUs", kLargeScaleGpus - 1},
@@ -909,12 +959,14 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
          fill("Each factor has a direction and a weight; the weights are assumed (judgement), "
               "the reasons quote the runs above. Here: %1, score %2. %3",
               {fabricChoiceWords(d.choice), std::to_string(d.score), flipWords}),
-         8.0, [m](double) { return Frames{{decisionFacts(*m)}}; }});
+         8.0, [m](double) {
+             return Frames{{decisionFacts(*m), weightBars(*m)}};
+         }});
 
     // The whiteboard: this run's numbers, each with its primary source.
     story.whiteboard.question =
-        fill("You are building a %1 GPU cluster. InfiniBand or RoCE? What happens to each under "
-             "an incast, and what would change your answer?",
+        fill("You are building a GPU cluster with %1 links. InfiniBand or RoCE? What happens to "
+             "each under an incast, and what would change your answer?",
              {gb(m->gbps)});
     story.whiteboard.points = {
         {fill("InfiniBand is lossless by credits: in the %1:1 incast it dropped %2 packets and "
