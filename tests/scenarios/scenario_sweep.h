@@ -23,6 +23,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "silicon-mapping", "memory-hierarchy", "occupancy",
     "roofline",        "warp-divergence",  "coalescing-transpose",
     "ring-allreduce",  "fabric-mapping",   "parallelism-strategies",
+    "slowdown-triage",
 };
 
 struct SweepCase {
