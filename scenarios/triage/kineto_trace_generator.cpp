@@ -280,7 +280,7 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
         rank.jitter = c.kernelJitter;
         if (c.triageCase == TriageCase::Straggler && r == c.stragglerRank)
             rank.computeFactor *= c.stragglerSlowdown;
-        rank.skewNs = kBaseNs + ns(3000.0 * (2.0 * rng.uniform() - 1.0));
+        rank.skewNs = kBaseNs + ns(c.clockSkewUs * (2.0 * rng.uniform() - 1.0));
         rank.clockNs = ns(200.0 + 50.0 * rng.uniform());
     }
     // Transfer time of one bucket on a healthy ring (α-β model), scaled on a slow fabric.

@@ -49,6 +49,7 @@ struct TraceGeneratorConfig {
     double kernelJitter = 0.03;
     double hostGapMinUs = 400.0;
     double hostGapMaxUs = 900.0;
+    double clockSkewUs = 3000.0; // each host's clock offset lies within ± this
 };
 
 // One Kineto JSON text per rank, rank 0 first. Deterministic for a given config.

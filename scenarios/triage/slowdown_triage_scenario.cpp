@@ -571,10 +571,15 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
         const std::string title = triageCaseTitle(c);
         story.steps.push_back(
             {fill("%1: verdict %2", {title, verdictText(t->verdict)}),
-             caseNarration(c, configs[i], *t, healthy), 6.0, [t, ranks, title](double at) {
+             caseNarration(c, configs[i], *t, healthy), 6.0,
+             [t, ranks, title, skew = configs[i].clockSkewUs](double at) {
                  TimelineFrame tl =
                      timeline(fill("%1 · generated (modeled, not measured)", {title}), *t, ranks,
                               true, kTriageCaseLanes);
+                 // Lanes sit on each host's own clock, as real multi-host traces do.
+                 tl.caption = fill("%1 · each host's own clock (±%2 apart): only durations are "
+                                   "compared across ranks",
+                                   {tl.caption, ms(skew)});
                  const auto [lo, hi] = timeSpan(tl);
                  triageReveal(tl, lo, hi - lo, at);
                  return Frames{{tl, triageComputeWaitBars(fill("%1 · per rank", {title}), *t)}};
@@ -730,7 +735,7 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
          kTriageNcclTestsSource},
         {cases[3]->verdict.verdict == "overlap"
              ? fill("Broken overlap: only %1 of communication hides under compute (healthy %2), "
-                    "so all of it adds to the step; look for a sync or a blocking hook before "
+                    "so the rest adds to the step; look for a sync or a blocking hook before "
                     "the all-reduces.",
                     {formatPercent(os.medianOverlapPct), formatPercent(hs.medianOverlapPct)})
              : fill("Broken overlap: communication stops hiding under compute; this run's case "
