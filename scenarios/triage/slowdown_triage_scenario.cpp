@@ -599,17 +599,21 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
                 straggler = &r;
         const std::string who =
             straggler
-                ? fill("rank %1, the straggler, reads %2 and the ranks waiting for it "
-                       "read as much",
-                       {triageRankText(straggler->rank), formatShare(triageBusyShare(*straggler))})
-                : std::string("every rank reads alike");
+                ? fill("rank %1, the straggler, reads %2 and the ranks waiting for it read as "
+                       "much. The figure cannot tell waiting from working; per-rank traces can: "
+                       "the others wait %3 (median) against its %4",
+                       {triageRankText(straggler->rank), formatShare(triageBusyShare(*straggler)),
+                        ms(m.othersWaitUs), ms(m.heaviestWaitUs)})
+                : fill("every rank reads alike and no rank holds the others (median wait %1); "
+                       "a straggler would read the same, which is why the figure cannot tell "
+                       "waiting from working",
+                       {ms(m.medianWaitUs)});
         story.steps.push_back(
             {fill("nvidia-smi reads %1 to %2 on every rank", {formatShare(lo), formatShare(hi)}),
              fill("GPU-Util is the share of time in which one or more kernels was executing "
                   "(NVML). An NCCL kernel spinning in an all-reduce while it waits for a slow "
-                  "peer is executing, so in the straggler run %1. The figure cannot tell "
-                  "waiting from working; per-rank traces can: the others wait %2 (median).",
-                  {who, ms(m.othersWaitUs)}),
+                  "peer is executing, so in the straggler run %1.",
+                  {who}),
              5.0, [s, straggler](double at) {
                  BarChartFrame bars = triageGpuUtilBars(*s);
                  // The bars fill from the left as the step plays; the axis stays put.
