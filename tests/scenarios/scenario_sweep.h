@@ -31,6 +31,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "parallelism-strategies",
     "nccl-topology",
     "roce-vs-infiniband",
+    "slowdown-triage",
 };
 
 struct SweepCase {
