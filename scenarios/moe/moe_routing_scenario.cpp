@@ -484,8 +484,12 @@ double busiest(const ExpertParallelTraffic& a) {
                     *std::max_element(a.receivedPerGpu.begin(), a.receivedPerGpu.end()));
 }
 
+// Which term of the α-β cost dominates, by more than half again; between, the crossover.
+constexpr double kMoeRegimeMargin = 1.5;
 std::string regimeWords(const ExpertParallelTraffic& a) {
-    return a.bandwidthS >= a.latencyS ? "bandwidth-bound" : "latency-bound";
+    return a.bandwidthS >= kMoeRegimeMargin * a.latencyS   ? "bandwidth-bound"
+           : a.latencyS >= kMoeRegimeMargin * a.bandwidthS ? "latency-bound"
+                                                           : "near the latency–bandwidth crossover";
 }
 
 Frames allToAllStep(const MoeRuns& r, double) {
@@ -883,15 +887,20 @@ Story MoeRoutingScenario::build(const Params& p, const ScenarioInputs&) const {
     } else {
         a2aTitle =
             fill("All-to-all: %1 per layer, %2", {formatBytes(a2aB.totalBytes), regimeWords(a2aB)});
+        const std::string terms =
+            fill("moving the bytes takes %1 against %2 of message latency",
+                 {formatSi(a2aB.bandwidthS, "s"), formatSi(a2aB.latencyS, "s")});
+        const std::string regimeName = regimeWords(a2aB);
         const std::string regime =
-            a2aB.bandwidthS >= a2aB.latencyS
-                ? fill("moving the bytes takes %1 against %2 of message latency, so the "
-                       "exchange is bandwidth-bound and extra bytes on one GPU are extra time",
-                       {formatSi(a2aB.bandwidthS, "s"), formatSi(a2aB.latencyS, "s")})
-                : fill("moving the bytes takes %1 against %2 of message latency, so the "
-                       "exchange is latency-bound and hides much of the imbalance; a larger "
-                       "batch makes it bandwidth-bound",
-                       {formatSi(a2aB.bandwidthS, "s"), formatSi(a2aB.latencyS, "s")});
+            regimeName == "bandwidth-bound"
+                ? fill("%1, so the exchange is bandwidth-bound and extra bytes on one GPU are "
+                       "extra time",
+                       {terms})
+            : regimeName == "latency-bound"
+                ? fill("%1, so the exchange is latency-bound and hides much of the imbalance; a "
+                       "larger batch makes it bandwidth-bound",
+                       {terms})
+                : fill("%1: near the crossover, bytes and latency cost about the same", {terms});
         const std::string hot =
             timeRatio >= 1.05
                 ? fill("Collapsed, the GPU holding the hot experts moves %1, %2× the balanced "
