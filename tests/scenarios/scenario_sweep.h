@@ -32,6 +32,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "nccl-topology",
     "roce-vs-infiniband",
     "slowdown-triage",
+    "moe-routing",
 };
 
 struct SweepCase {
