@@ -20,9 +20,9 @@ namespace wb::test {
 // The scenarios held to the lesson mechanism so far (the sweep, the whiteboard answer, check
 // yourself, resting frames that differ); the rest join as their lessons are rebuilt.
 inline constexpr const char* kSweptScenarios[] = {
-    "silicon-mapping", "memory-hierarchy", "occupancy",
-    "roofline",        "warp-divergence",  "coalescing-transpose",
-    "ring-allreduce",  "fabric-mapping",   "parallelism-strategies",
+    "silicon-mapping",        "memory-hierarchy",     "occupancy",      "roofline",
+    "warp-divergence",        "coalescing-transpose", "ring-allreduce", "fabric-mapping",
+    "parallelism-strategies", "silent-hang",
 };
 
 struct SweepCase {
