@@ -20,6 +20,9 @@ constexpr const char* kHangOrderSource = "NCCL User Guide, Communicators";
 constexpr const char* kHangPySpySource = "py-spy README (dump)";
 // PyTorch's documented default for the NCCL backend's collective timeout, in minutes.
 constexpr int kHangWatchdogDefaultMin = 10;
+// Sequence numbers the recorder view spans: up to five before the stuck one, the stuck one,
+// and room for its never-ending spin.
+constexpr int kHangSlots = 8;
 
 // Nominal times for the progress chart, so it has a time axis: 4 ms of compute before each
 // collective, then the collective at 100 GB/s bus bandwidth plus 50 µs latency. Only the order
@@ -248,14 +251,18 @@ ScheduleFrame hangSequenceFrame(const SilentHangModel& m, const std::vector<int>
     f.axisUnit = "seq";
     f.axisUnitS = 1.0;
     const int stuck = m.sim.stuckSeq;
+    // Eight slots wide, whatever the window holds, so the axis ticks whole sequence numbers;
+    // the stuck calls spin on to its end.
     f.startS = m.windowFrom;
-    f.endS = stuck + 1.0;
+    f.endS = m.windowFrom + kHangSlots;
     const bool narrowed = suspects.size() < m.sim.ranks.size();
     for (const std::vector<int>& g : m.groups) {
         const RankFlightRecord& r = m.rank(g.front());
         const bool suspect = narrowed && hangSuspected(suspects, r.rank);
         ScheduleRow row;
-        row.label = fill("%1%2", {hangRanksLabel(g), suspect ? " ?" : ""});
+        row.label = fill("%1%2", {hangRanksLabel(g), !suspect                    ? ""
+                                                     : mark == HangMark::Culprit ? " · culprit"
+                                                                                 : " ?"});
         for (int s = m.windowFrom; s <= stuck; ++s) {
             const CallState state = r.stateAt(s);
             const double at = s;
@@ -319,6 +326,16 @@ FactsFrame hangCallsAt(const SilentHangModel& m) {
              .value = formatCount(static_cast<long long>(ranks.size()), "rank", "ranks"),
              .source = ranks.size() == most ? "the majority's call" : "disagrees with the majority",
              .emphasis = ranks.size() < most});
+    // A call one ahead of the program is what a skipped or a swapped call looks like: the
+    // recorders cannot tell the two apart, the code can.
+    const std::size_t next = static_cast<std::size_t>(stuck) + 1;
+    for (const auto& [call, ranks] : calls)
+        if (ranks.size() < most && next < m.sim.program.size() && call == m.sim.program[next])
+            f.rows.push_back({.label = fill("%1's call is the program's next one, #%2",
+                                            {hangRanksLabel(ranks), std::to_string(next)}),
+                              .value = "one ahead",
+                              .source = "a skipped call or two swapped ones",
+                              .emphasis = false});
     return f;
 }
 
@@ -472,7 +489,7 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
     const int stuck = m->sim.stuckSeq;
     m->hangS = m->startS[static_cast<std::size_t>(stuck)];
     m->endS = m->hangS * 1.25 + 0.02;
-    m->windowFrom = std::max(0, stuck - 2);
+    m->windowFrom = std::max(0, stuck - 5);
     for (const RankFlightRecord& r : m->sim.ranks)
         ++(r.stateAt(stuck) == CallState::Started ? m->waiting : m->notCalled);
 
@@ -582,8 +599,8 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
                      hangCallShort(bad.entries[static_cast<std::size_t>(stuck)].call),
                      hangCallShort(m->programCall(stuck))}),
          kHangRecorderSource},
-        {!bad.alive ? fill("Rank %1's process is gone: its own log and the host's kernel log "
-                           "(dmesg) say why.",
+        {!bad.alive ? fill("Rank %1's process is gone, so there is no stack for py-spy dump to "
+                           "take: its own log and the host's kernel log (dmesg) say why.",
                            {std::to_string(culprit)})
          : missing  ? fill("Rank %1 is alive outside NCCL: py-spy dump --pid prints its Python "
                             "stacks, which show where it is stuck instead.",

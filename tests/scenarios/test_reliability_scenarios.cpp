@@ -143,10 +143,17 @@ private slots:
                              qPrintable(QString::fromStdString(what + ": " + found.title)));
                     QCOMPARE(QString::fromStdString(s.steps.back().title),
                              QString(kWhiteboardTitle));
-                    // Its recorder view marks the culprit's row alone as a suspect.
+                    // Its recorder view names the culprit's row alone; the step before marked
+                    // it a suspect.
                     const auto seq = first<ScheduleFrame>(found.frames(1.0));
                     QVERIFY(seq);
                     for (const ScheduleRow& r : seq->rows)
+                        QCOMPARE(r.label.ends_with(" · culprit"),
+                                 r.label == std::string("rank ") + culprit + " · culprit");
+                    const auto before =
+                        first<ScheduleFrame>(s.steps[s.steps.size() - 3].frames(1.0));
+                    QVERIFY(before);
+                    for (const ScheduleRow& r : before->rows)
                         QCOMPARE(r.label.ends_with(" ?"),
                                  r.label == std::string("rank ") + culprit + " ?");
                     // The first triage step's recorders: waiting ranks read 100 %, a dead
