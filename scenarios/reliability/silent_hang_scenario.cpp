@@ -51,6 +51,13 @@ struct SilentHangModel {
     int notCalled = 0;  // ranks that never called it
     int windowFrom = 0; // first sequence number the recorder views show
 
+    // "entries #5 to #10", or "entry #0" when the stuck call is the first.
+    std::string entriesWords() const {
+        return windowFrom == sim.stuckSeq
+                   ? fill("entry #%1", {std::to_string(windowFrom)})
+                   : fill("entries #%1 to #%2",
+                          {std::to_string(windowFrom), std::to_string(sim.stuckSeq)});
+    }
     const RankFlightRecord& rank(int r) const { return sim.ranks[static_cast<std::size_t>(r)]; }
     // The call every rank but the odd ones made at `seq` (the healthy program's).
     const CollectiveCall& programCall(int seq) const {
@@ -297,8 +304,7 @@ ScheduleFrame hangSequenceFrame(const SilentHangModel& m, const std::vector<int>
         }
         f.rows.push_back(std::move(row));
     }
-    f.caption = fill("every rank's entries #%1 to #%2, one slot per sequence number",
-                     {std::to_string(m.windowFrom), std::to_string(stuck)});
+    f.caption = fill("every rank's %1, one slot per sequence number", {m.entriesWords()});
     return f;
 }
 
@@ -503,10 +509,11 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
     const std::string ranksWords = formatCount(c.ranks, "rank", "ranks");
     story.steps.push_back(
         {"The job stops, and nothing says why",
-         fill("All %1 issue the same collectives in the same order. After %2 of them the job's "
-              "progress goes flat: no error, no crash, no rank says it is the one. Until the "
-              "NCCL watchdog's timeout fires, nothing will.",
-              {ranksWords, std::to_string(stuck)}),
+         fill("All %1 issue the same collectives in the same order. %2 the job's progress "
+              "goes flat: no error, no crash, no rank says it is the one. Until the NCCL "
+              "watchdog's timeout fires, nothing will.",
+              {ranksWords, stuck == 0 ? std::string("At the very first one")
+                                      : fill("After %1 of them", {std::to_string(stuck)})}),
          6.0, [m](double t) {
              return Frames{{hangProgressChart(*m, t), hangSymptomFacts(*m)}};
          }});
@@ -523,8 +530,7 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
         const std::vector<int> suspects = step.suspects;
         const std::string title =
             fill("Suspects: %1 of %2", {std::to_string(suspects.size()), std::to_string(c.ranks)});
-        const std::string seqTitle = fill("Flight recorders, entries #%1 to #%2",
-                                          {std::to_string(m->windowFrom), std::to_string(stuck)});
+        const std::string seqTitle = fill("Flight recorders, %1", {m->entriesWords()});
         std::function<Frames(double)> frames;
         switch (step.kind) {
         case TriageKind::NoHang:
