@@ -192,18 +192,20 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
     t.steps.push_back(
         {TriageKind::FirstIncomplete, "Find the first collective that never completed",
          fill("Sequence number %1 is the lowest one that did not complete on every rank. %2 %3 "
-              "entered it and spin there: NVML GPU-Util reads 100% for a resident NCCL kernel, "
+              "entered it and spin there: NVML GPU-Util reads %4 for a resident NCCL kernel, "
               "so utilisation cannot tell victims from the culprit. Every rank is still a "
               "suspect.",
-              {std::to_string(stuck), std::to_string(started.size()), ranksWord(started.size())}),
+              {std::to_string(stuck), std::to_string(started.size()), ranksWord(started.size()),
+               formatPercent(100.0)}),
          all});
 
     // 2. Ranks that never issued it: everyone else waits for them.
     if (!notIssued.empty()) {
         std::string why =
-            fill("%1 %2 (%3) never called collective #%4; the %5 others are waiting for them.",
+            fill("%1 %2 (%3) never called collective #%4; the %5 others are waiting for %6.",
                  {std::to_string(notIssued.size()), ranksWord(notIssued.size()),
-                  rankList(notIssued), std::to_string(stuck), std::to_string(started.size())});
+                  rankList(notIssued), std::to_string(stuck), std::to_string(started.size()),
+                  notIssued.size() == 1 ? "it" : "them"});
         t.steps.push_back({TriageKind::NeverIssued,
                            fill("Who never issued #%1", {std::to_string(stuck)}), why, notIssued});
         t.culprits = notIssued;
