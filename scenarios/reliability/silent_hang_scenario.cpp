@@ -28,8 +28,10 @@ constexpr int kHangSlots = 8;
 // collective, then the collective at 100 GB/s bus bandwidth plus 50 µs latency. Only the order
 // of calls matters to the hang; these durations just lay it out.
 constexpr double kHangComputeS = 4e-3;
+constexpr double kHangBusBytesPerS = 100e9;
+constexpr double kHangCallLatencyS = 50e-6;
 double hangCallS(const CollectiveCall& c) {
-    return 50e-6 + static_cast<double>(c.bytes) / 100e9;
+    return kHangCallLatencyS + static_cast<double>(c.bytes) / kHangBusBytesPerS;
 }
 
 std::string hangCallShort(const CollectiveCall& c) {
@@ -107,7 +109,10 @@ ChartFrame hangProgressChart(const SilentHangModel& m, double t) {
                              .colorIndex = 3,
                              .estimate = false,
                              .emphasis = true});
-    c.footnote = "Only the order of the calls matters; their durations just lay them out.";
+    c.footnote = fill("Time assumed: %1 of compute before each call, each call at %2 plus %3. Only "
+                      "the order of the calls matters to the hang.",
+                      {formatSi(kHangComputeS, "s"), formatSi(kHangBusBytesPerS, "B/s"),
+                       formatSi(kHangCallLatencyS, "s")});
     return c;
 }
 
