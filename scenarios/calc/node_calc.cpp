@@ -1,6 +1,6 @@
 // `warpboard calc gpu-util | rdma-path`: the nccl-topology lesson's models as JSON. gpu-util lays
 // out a fast and a slow data-parallel rank meeting in an all-reduce and reads NVML's GPU-Util and
-// the SM activity off the kernels; rdma-path walks GPUDirect RDMA and the host-memory bounce
+// the SM activity off the kernels; rdma-path walks GPUDirect RDMA, PXN and the host-memory bounce
 // through an 8-GPU server and says what each costs with all GPUs sending.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
@@ -84,6 +84,9 @@ Json rdmaPath(const Params& p) {
     j["nic_placement"] = nicPlacementName(placement);
     j["gpudirect"] = pathJson(gdr[static_cast<std::size_t>(gpu)], sustainedRate(d, gdr), d);
     j["bounce"] = pathJson(bounce[static_cast<std::size_t>(gpu)], sustainedRate(d, bounce), d);
+    // PXN (NCCL 2.12): NVLink to the GPU on the NIC's switch, then GPUDirect from there.
+    const auto pxn = serverPxnPaths(d, placement);
+    j["pxn"] = pathJson(pxn[static_cast<std::size_t>(gpu)], sustainedRate(d, pxn), d);
     j["assumes"] = "DGX/HGX-style server: 2 GPUs + 2 NICs per PCIe switch, one x16 uplink per "
                    "switch, 2 sockets; all 8 GPUs send at once";
     j["source"] = "NVLink: Hopper Tuning Guide §1.4.3; PCIe and NIC: H100/A100 datasheets, per "

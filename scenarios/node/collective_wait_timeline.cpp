@@ -58,8 +58,9 @@ CollectiveWaitTimeline collectiveWaitTimeline(const CollectiveWaitConfig& c) {
     c.validate();
     CollectiveWaitTimeline w;
     w.config = c;
-    w.fast.label = "rank 0 (on time)";
-    w.slow.label = "rank 1 (slow)";
+    // Only a rank that really is slower is called slow.
+    w.fast.label = c.slowdownS > 0 ? "rank 0 (on time)" : "rank 0";
+    w.slow.label = c.slowdownS > 0 ? "rank 1 (slow)" : "rank 1";
     w.fast.ncclShare = w.slow.ncclShare = static_cast<double>(c.ncclSms) / c.smCount;
     double t = 0;
     for (int i = 0; i < c.iterations; ++i) {

@@ -3,6 +3,7 @@
 #include "engine/sentence.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +64,51 @@ std::vector<ModeledTreeEdge> modeledTree(int hosts, int gpusPerHost, int tree) {
                 {.tree = tree, .parent = head + k - 1, .child = head + k, .crossesHosts = false});
     }
     return edges;
+}
+
+TreeDepth modeledTreeDepth(const std::vector<ModeledTreeEdge>& edges) {
+    std::map<int, const ModeledTreeEdge*> up; // child → the edge to its parent
+    for (const ModeledTreeEdge& e : edges)
+        up[e.child] = &e;
+    TreeDepth deepest;
+    for (const auto& [node, edge] : up) {
+        TreeDepth d;
+        d.path.push_back(node);
+        for (auto it = up.find(node); it != up.end(); it = up.find(it->second->parent)) {
+            (it->second->crossesHosts ? d.interHops : d.intraHops) += 1;
+            d.path.push_back(it->second->parent);
+            if (d.hops() > static_cast<int>(edges.size()))
+                throw std::invalid_argument("the tree's edges form a cycle");
+        }
+        std::reverse(d.path.begin(), d.path.end());
+        if (d.hops() > deepest.hops() ||
+            (d.hops() == deepest.hops() && d.interHops > deepest.interHops))
+            deepest = d;
+    }
+    return deepest;
+}
+
+AllReduceCost chainTreeCost(int hosts, int gpusPerHost, double bytes, const AlphaBeta& ab) {
+    AllReduceCost c =
+        allReduceCost(AllReduceAlgorithm::DoubleBinaryTree, hosts * gpusPerHost, bytes, ab);
+    c.steps = 2 * modeledTreeDepth(modeledTree(hosts, gpusPerHost, 0)).hops();
+    c.latencyS = c.steps * ab.alphaS;
+    c.timeS = c.latencyS + c.bandwidthS;
+    c.algbwBytesPerS = bytes / c.timeS;
+    c.busbwBytesPerS = c.algbwBytesPerS * c.busbwFactor;
+    return c;
+}
+
+std::optional<double> chainTreeCrossoverBytes(int hosts, int gpusPerHost, const AlphaBeta& ab) {
+    // Both times are linear in the bytes: per-byte slopes from one byte.
+    const AllReduceCost ring =
+        allReduceCost(AllReduceAlgorithm::Ring, hosts * gpusPerHost, 1.0, ab);
+    const AllReduceCost tree = chainTreeCost(hosts, gpusPerHost, 1.0, ab);
+    const double latencySaved = ring.latencyS - tree.latencyS;
+    const double perByteLost = tree.bandwidthS - ring.bandwidthS;
+    if (latencySaved <= 0 || perByteLost <= 0)
+        return std::nullopt;
+    return latencySaved / perByteLost;
 }
 
 } // namespace wb

@@ -7,6 +7,9 @@
 // tree across servers (Jeaugey, NCCL 2.4 blog, 2019): tree 1 mirrors tree 0, so a server that is an
 // inner node in one tree is a leaf in the other (exact for even counts). GPUs are numbered
 // globally: server h's GPU i is h·8 + i.
+#include "collectives/collective_cost.h"
+
+#include <optional>
 #include <vector>
 
 namespace wb {
@@ -31,6 +34,23 @@ std::vector<ModeledTreeEdge> modeledTree(int hosts, int gpusPerHost, int tree);
 
 // Parent of server `index` among `count` in a binary tree laid out in heap order (−1: root).
 int heapParent(int index);
+
+// The longest root-to-leaf path of a modeled tree, read off its edges: the hops inside a
+// server (the chain) and between servers. An all-reduce on the tree reduces up that path and
+// broadcasts back down it, so its latency steps are 2 × hops().
+struct TreeDepth {
+    int intraHops = 0;
+    int interHops = 0;
+    std::vector<int> path; // global GPUs from the root down to the deepest leaf
+    int hops() const { return intraHops + interHops; }
+};
+TreeDepth modeledTreeDepth(const std::vector<ModeledTreeEdge>& edges);
+
+// NCCL's tree as modeled here, α-β: 2 × the drawn depth in latency steps, the double binary
+// tree's bandwidth term (collective_cost). And the message size below which it beats the ring
+// for that α and B, or nullopt when it never does (one server: the tree is only the chain).
+AllReduceCost chainTreeCost(int hosts, int gpusPerHost, double bytes, const AlphaBeta& ab);
+std::optional<double> chainTreeCrossoverBytes(int hosts, int gpusPerHost, const AlphaBeta& ab);
 
 } // namespace wb
 

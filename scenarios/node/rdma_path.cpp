@@ -120,6 +120,39 @@ RdmaPath hostBouncePath(const NodeDiagram& d, int gpu, NicPlacement placement) {
     return p;
 }
 
+RdmaPath pxnPath(const NodeDiagram& d, int gpu, NicPlacement placement) {
+    const int nic = nicFor(gpu, placement);
+    // The GPU with the NIC's index sits on the NIC's switch.
+    const int relay = nic;
+    if (NodeDiagram::switchOf(relay) == NodeDiagram::switchOf(gpu))
+        return gpuDirectPath(d, gpu, placement);
+    RdmaPath p = gpuDirectPath(d, relay, NicPlacement::SameSwitch);
+    p.name = fill("PXN: NVLink to GPU %1, then GPUDirect RDMA", {std::to_string(relay)});
+    p.gpu = gpu;
+    p.relayGpu = relay;
+    p.parts.insert(p.parts.begin(), {d.gpuPart(0, gpu), d.nvSwitchPart(0)});
+    p.copies = 1;
+    p.marks.front().hop += 2;
+    p.marks.front().label = "2";
+    p.marks.front().tip = fill("DMA: NIC %1 reads the payload out of GPU %1's memory over PCIe; "
+                               "host memory untouched",
+                               {std::to_string(relay)});
+    p.marks.insert(p.marks.begin(),
+                   {.hop = 2,
+                    .label = "1",
+                    .tip = fill("NVLink write: GPU %1 puts the payload into GPU %2's memory, on "
+                                "the same PCIe switch as NIC %2",
+                                {std::to_string(gpu), std::to_string(relay)})});
+    return p;
+}
+
+std::vector<RdmaPath> serverPxnPaths(const NodeDiagram& d, NicPlacement placement) {
+    std::vector<RdmaPath> paths;
+    for (int g = 0; g < NodeDiagram::kGpusPerHost; ++g)
+        paths.push_back(pxnPath(d, g, placement));
+    return paths;
+}
+
 std::vector<RdmaPath> serverPaths(const NodeDiagram& d, bool gpuDirect, NicPlacement placement) {
     std::vector<RdmaPath> paths;
     for (int g = 0; g < NodeDiagram::kGpusPerHost; ++g)

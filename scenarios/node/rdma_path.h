@@ -23,6 +23,7 @@ struct RdmaPath {
     std::string name; // "GPUDirect RDMA", "bounce through host memory"
     bool gpuDirect = false;
     int gpu = 0, nic = 0;             // in the server
+    int relayGpu = -1;                // PXN: the GPU on the NIC's switch it goes through
     std::vector<int> parts;           // diagram parts from the GPU to the network
     std::vector<NodeRouteMark> marks; // each copy or DMA, numbered in order
     int copies = 0;                   // times the payload is written into a memory on the way
@@ -34,6 +35,11 @@ struct RdmaPath {
 // The path GPU `gpu` of server 0 takes to its NIC with the given placement.
 RdmaPath gpuDirectPath(const NodeDiagram& d, int gpu, NicPlacement placement);
 RdmaPath hostBouncePath(const NodeDiagram& d, int gpu, NicPlacement placement);
+// PXN (NCCL 2.12, NCCL_PXN_DISABLE): when the NIC is not on the GPU's own PCIe switch, the
+// payload first goes over NVLink into the GPU that shares the NIC's switch, and that GPU's
+// memory is read by the NIC with GPUDirect RDMA: no CPU link, no host memory. With the NIC
+// beside the GPU it is the plain GPUDirect path.
+RdmaPath pxnPath(const NodeDiagram& d, int gpu, NicPlacement placement);
 
 // Every GPU of a server sending at once, each on its own path: the sustained rate per GPU is
 // the NIC's rate unless a shared x16 link is the tighter bound (its per-direction bandwidth
@@ -47,5 +53,6 @@ SustainedRate sustainedRate(const NodeDiagram& d, const std::vector<RdmaPath>& p
 
 // All 8 GPUs of server 0 sending through `bounce` or GPUDirect paths.
 std::vector<RdmaPath> serverPaths(const NodeDiagram& d, bool gpuDirect, NicPlacement placement);
+std::vector<RdmaPath> serverPxnPaths(const NodeDiagram& d, NicPlacement placement);
 
 } // namespace wb

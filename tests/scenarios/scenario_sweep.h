@@ -22,7 +22,7 @@ namespace wb::test {
 inline constexpr const char* kSweptScenarios[] = {
     "silicon-mapping",        "memory-hierarchy",     "occupancy",      "roofline",
     "warp-divergence",        "coalescing-transpose", "ring-allreduce", "fabric-mapping",
-    "parallelism-strategies", "silent-hang",
+    "parallelism-strategies", "nccl-topology",        "silent-hang",
 };
 
 struct SweepCase {

@@ -306,17 +306,9 @@ private slots:
 
     void storyFollowsTheModels() {
         const Story s = build("nccl-topology");
-        QCOMPARE(s.steps.size(), std::size_t(7));
+        QCOMPARE(s.steps.size(), std::size_t(8)); // no PXN step with the NIC beside the GPU
         QVERIFY(s.provenance.find("modeled on CPU") == 0);
-        // Rings: one route per channel up to 4, each through every GPU of both servers.
-        const auto rings = first<NodeTopologyFrame>(s.steps[1].frames(0.5));
-        QVERIFY(rings.has_value());
-        QCOMPARE(rings->routes.size(), std::size_t(4));
         const NodeDiagram d(2, h100());
-        for (const NodeRoute& r : rings->routes)
-            for (int h = 0; h < 2; ++h)
-                for (int g = 0; g < 8; ++g)
-                    QVERIFY(visits(r.parts, d.gpuPart(h, g)));
         const auto ringFacts = first<FactsFrame>(s.steps[1].frames(0));
         const AllReduceCost cost = allReduceCost(AllReduceAlgorithm::Ring, 16, 256e6, {0.0, 200e9});
         QVERIFY(ringFacts->rows[2].value == "200 GB/s");
@@ -331,21 +323,180 @@ private slots:
         QVERIFY(!visits(gdr->routes.back().parts, d.memoryPart(0, 0)));
         QVERIFY(visits(bounce->routes.back().parts, d.memoryPart(0, 0)));
         // GPU-Util: rank 0 reads near 100 % in every sample while some sample's SMs idle.
-        const auto chart = first<ChartFrame>(s.steps[5].frames(0.5));
+        const size_t util = stepIndex(s, "What GPU-Util counts");
+        const auto chart = first<ChartFrame>(s.steps[util].frames(0.5));
         QVERIFY(chart.has_value());
-        const auto& util = chart->series[0].points;
+        const auto& gpuUtil = chart->series[0].points;
         const auto& sm = chart->series[1].points;
-        QVERIFY(std::all_of(util.begin(), util.end(), [](ChartPoint p) { return p.y > 95.0; }));
+        QVERIFY(
+            std::all_of(gpuUtil.begin(), gpuUtil.end(), [](ChartPoint p) { return p.y > 95.0; }));
         QVERIFY(std::any_of(sm.begin(), sm.end(), [](ChartPoint p) { return p.y < 10.0; }));
-        const auto schedule = first<ScheduleFrame>(s.steps[5].frames(0.25));
+        const auto schedule = first<ScheduleFrame>(s.steps[util].frames(0.25));
         QCOMPARE(schedule->rows.size(), std::size_t(2));
         QVERIFY(std::abs(schedule->cursorS - 0.25 * schedule->endS) < 1e-12);
         // The sweep: GPU-Util flat, SM activity falling as the other rank slows.
-        const auto sweep = first<ChartFrame>(s.steps[6].frames(0));
+        const auto sweep = first<ChartFrame>(s.steps[util + 1].frames(0));
         const auto& u = sweep->series[0].points;
         const auto& a = sweep->series[1].points;
         QVERIFY(u.back().y > 99.0 && u.front().y > 99.0);
         QVERIFY(a.back().y < a.front().y - 40.0);
+        // It closes on the whiteboard answer with check-yourself questions the model answers.
+        QCOMPARE(s.steps.back().title, std::string(kWhiteboardTitle));
+        QVERIFY(s.whiteboard.points.size() >= 3 && s.whiteboard.points.size() <= 6);
+        for (const WhiteboardPoint& p : s.whiteboard.points)
+            QVERIFY(!p.source.empty());
+        QCOMPARE(s.checks.size(), std::size_t(3));
+        QVERIFY(checkAnswer(s.checks[0], cost.bytesSentPerRank / 1e6)); // 2(N−1)/N · K
+        QVERIFY(!checkAnswer(s.checks[0], 256.0));
+        QVERIFY(checkAnswer(s.checks[1], 16));       // 2 × (7 + 1)
+        QVERIFY(checkAnswer(s.checks[2], 63.0 / 2)); // x16 split by two GPUs
+    }
+
+    void theRingIsDrawnInRingOrder() {
+        // Review: four whole rings over the NVSwitch were a tangle. Channel 0 is drawn whole,
+        // its GPUs numbered in ring order; the others only where they cross servers.
+        for (const char* servers : {"1", "2", "4"}) {
+            const int hosts = std::stoi(servers);
+            const Story s = build("nccl-topology", {{"servers", servers}});
+            const auto f = first<NodeTopologyFrame>(s.steps[1].frames(1.0));
+            const NodeDiagram d(hosts, h100());
+            const auto rings = modeledRings(hosts, 8, 4);
+            const NodeRoute& whole = f->routes.front();
+            // Every GPU numbered up to two servers; beyond, each server's entry and exit.
+            QCOMPARE(static_cast<int>(whole.marks.size()), hosts * (hosts > 2 ? 2 : 8));
+            for (const NodeRouteMark& mark : whole.marks) {
+                const int position = std::stoi(mark.label) - 1;
+                const int g = rings[0].order[static_cast<std::size_t>(position)];
+                QCOMPARE(whole.parts[static_cast<std::size_t>(mark.hop)], d.gpuPart(g / 8, g % 8));
+            }
+            for (std::size_t i = 1; i < whole.marks.size(); ++i) // in ring order along the route
+                QVERIFY(std::stoi(whole.marks[i].label) > std::stoi(whole.marks[i - 1].label));
+            // One crossing per server for channels 1–3, none of them through the NVSwitch.
+            QCOMPARE(f->routes.size(), std::size_t(1 + (hosts > 1 ? 3 * hosts : 0)));
+            for (std::size_t r = 1; r < f->routes.size(); ++r) {
+                const NodeRoute& cross = f->routes[r];
+                const int c = cross.colorIndex;
+                QVERIFY(visits(cross.parts, d.networkPart()));
+                for (int h = 0; h < hosts; ++h)
+                    QVERIFY(!visits(cross.parts, d.nvSwitchPart(h)));
+                // It leaves through the NIC of the GPU before its entry GPU.
+                const auto out = std::find_if(cross.parts.begin(), cross.parts.end(), [&](int p) {
+                    return d.frame().parts[static_cast<std::size_t>(p)].kind == NodePartKind::Nic;
+                });
+                QCOMPARE(d.frame().parts[static_cast<std::size_t>(*out)].label,
+                         "NIC " + std::to_string((c + 7) % 8));
+            }
+        }
+    }
+
+    void treeStepsComeFromTheDrawnTree() {
+        // Review: "8 = 2·log₂16" sat beside a 7-hop chain. The depth is read off the edges.
+        for (int hosts = 1; hosts <= 8; ++hosts) {
+            const TreeDepth d = modeledTreeDepth(modeledTree(hosts, 8, 0));
+            QCOMPARE(d.intraHops, 7);                                              // the chain
+            QCOMPARE(d.interHops, static_cast<int>(std::floor(std::log2(hosts)))); // heap depth
+            QCOMPARE(static_cast<int>(d.path.size()), d.hops() + 1);
+            const AllReduceCost t = chainTreeCost(hosts, 8, 1e6, {5e-6, 50e9});
+            QCOMPARE(t.steps, 2 * d.hops());
+            QVERIFY(std::abs(t.latencyS - t.steps * 5e-6) < 1e-15);
+            QVERIFY(std::abs(t.bandwidthS - 2 * 1e6 / 50e9) < 1e-15); // 2K/B
+        }
+        // One server: the tree is the chain, as many steps as the ring: never better.
+        QVERIFY(!chainTreeCrossoverBytes(1, 8, {5e-6, 450e9}).has_value());
+        // Two servers: (2(N−1) − 2·depth)·α = K·(2 − 2(N−1)/N)/B.
+        const double n = 16, alpha = 5e-6, bw = 200e9;
+        const double expected = (2 * (n - 1) - 2 * 8) * alpha / ((2 - 2 * (n - 1) / n) / bw);
+        QVERIFY(std::abs(*chainTreeCrossoverBytes(2, 8, {alpha, bw}) / expected - 1) < 1e-9);
+        // On the slide: the numbered marks are the depth, the steps twice that, α assumed.
+        const Story s = build("nccl-topology");
+        const auto f = first<NodeTopologyFrame>(s.steps[2].frames(1.0));
+        QCOMPARE(f->routes.back().marks.size(), std::size_t(8));
+        QCOMPARE(f->routes.back().marks.back().label, std::string("8"));
+        const auto facts = first<FactsFrame>(s.steps[2].frames(1.0));
+        const auto row = [&](const std::string& label) {
+            for (const FactRow& r : facts->rows)
+                if (r.label == label)
+                    return r;
+            return FactRow{};
+        };
+        QCOMPARE(row("Tree latency steps").value, std::string("16"));
+        QCOMPARE(row("Ring latency steps").value, std::string("30"));
+        QVERIFY(row("α-β crossover, α assumed").value != "");
+        QVERIFY(row("Who picks ring or tree").source.find("NCCL_ALGO") != std::string::npos);
+        const Story one = build("nccl-topology", {{"servers", "1"}});
+        QCOMPARE(first<FactsFrame>(one.steps[2].frames(1.0))->rows[4].value, std::string("none"));
+        QVERIFY(one.steps[2].narration.find("NCCL uses rings here") != std::string::npos);
+    }
+
+    void wordsFollowTheParameters() {
+        // Review: with nic=other-socket the GPUDirect step still said "the PCIe switch they
+        // share", with slowdown=0 "rank 1 computes slower".
+        for (const char* nic : {"same-switch", "other-socket"})
+            for (const char* slowdown : {"0", "250"}) {
+                const Story s = build("nccl-topology", {{"nic", nic}, {"slowdown", slowdown}});
+                const bool across = std::string(nic) == "other-socket";
+                const std::string& gdr = s.steps[3].narration;
+                QCOMPARE(gdr.find("they share") != std::string::npos, !across);
+                QCOMPARE(gdr.find("other socket") != std::string::npos, across);
+                const bool waits = std::string(slowdown) != "0";
+                const Step& util = s.steps[stepIndex(s, "What GPU-Util counts")];
+                QCOMPARE(util.narration.find("longer each iteration") != std::string::npos, waits);
+                QCOMPARE(util.narration.find("neither waits") != std::string::npos, !waits);
+                const auto schedule = first<ScheduleFrame>(util.frames(1.0));
+                QCOMPARE(schedule->rows[1].label.find("slow") != std::string::npos, waits);
+            }
+    }
+
+    void theNvmlDefinitionIsSaidInFull() {
+        // Review: the key sentence was cut off in a footnote; the narration says it whole.
+        const Story s = build("nccl-topology");
+        const Step& util = s.steps[stepIndex(s, "What GPU-Util counts")];
+        QVERIFY(util.narration.find("GPU-Util is the share of each sample period in which at "
+                                    "least one kernel was running") != std::string::npos);
+    }
+
+    void pxnGoesAroundTheCpuLinkOverNvlink() {
+        const NodeDiagram d(1, h100());
+        // NIC beside the GPU: PXN is plain GPUDirect.
+        QCOMPARE(pxnPath(d, 1, NicPlacement::SameSwitch).parts,
+                 gpuDirectPath(d, 1, NicPlacement::SameSwitch).parts);
+        QCOMPARE(pxnPath(d, 1, NicPlacement::SameSwitch).relayGpu, -1);
+        // NIC across the sockets: NVLink to the GPU on the NIC's switch, then its GPUDirect.
+        const RdmaPath p = pxnPath(d, 1, NicPlacement::OtherSocket);
+        QCOMPARE(p.nic, 5);
+        QCOMPARE(p.relayGpu, 5);
+        QVERIFY(!p.crossesCpuLink);
+        QCOMPARE(p.pcieHops, 2);
+        QCOMPARE(p.hostMemoryBytesPerByte, 0.0);
+        QVERIFY(visits(p.parts, d.nvSwitchPart(0)) && visits(p.parts, d.gpuPart(0, 5)));
+        QVERIFY(!visits(p.parts, d.cpuPart(0, 0)) && !visits(p.parts, d.cpuPart(0, 1)));
+        QCOMPARE(p.parts[static_cast<std::size_t>(p.marks[0].hop)], d.gpuPart(0, 5));
+        QCOMPARE(p.parts[static_cast<std::size_t>(p.marks[1].hop)], d.nicPart(0, 5));
+        // All 8 sending, each NIC and its switch link carry one path: the NIC is the limit.
+        const SustainedRate r = sustainedRate(d, serverPxnPaths(d, NicPlacement::OtherSocket));
+        QCOMPARE(r.perGpuGBs, d.bandwidths().nicGBs);
+        const SustainedRate across =
+            sustainedRate(d, serverPaths(d, true, NicPlacement::OtherSocket));
+        QVERIFY(across.perGpuGBs < r.perGpuGBs);
+        // The lesson shows it only where it helps: tied to nic=other-socket.
+        const Story same = build("nccl-topology");
+        const Story other = build("nccl-topology", {{"nic", "other-socket"}});
+        QCOMPARE(other.steps.size(), same.steps.size() + 1);
+        const Step& pxn = other.steps[5];
+        QVERIFY(pxn.title.find("PXN") == 0);
+        QVERIFY(pxn.narration.find("NCCL_PXN_DISABLE") != std::string::npos);
+        const auto f = first<NodeTopologyFrame>(pxn.frames(1.0));
+        QVERIFY(visits(f->routes.back().parts, d.nvSwitchPart(0)));
+    }
+
+    void theTruthfulCounterIsNamed() {
+        const Story s = build("nccl-topology");
+        const Step& watch = s.steps[stepIndex(s, "What to watch instead")];
+        QVERIFY(watch.narration.find("DCGM_FI_PROF_SM_ACTIVE") != std::string::npos);
+        const auto facts = first<FactsFrame>(watch.frames(1.0));
+        QVERIFY(std::any_of(facts->rows.begin(), facts->rows.end(), [](const FactRow& r) {
+            return r.source.find("DCGM_FI_PROF_SM_ACTIVE") != std::string::npos;
+        }));
     }
 
     void parametersChangeWhatIsDrawn() {
@@ -354,7 +505,7 @@ private slots:
         const Story four = build("nccl-topology", {{"servers", "4"}, {"channels", "2"}});
         const auto f = first<NodeTopologyFrame>(four.steps[1].frames(0));
         QCOMPARE(f->hosts.size(), std::size_t(4));
-        QCOMPARE(f->routes.size(), std::size_t(2));
+        QCOMPARE(f->routes.size(), std::size_t(1 + 4)); // channel 0 whole, channel 1's crossings
         const Story across = build("nccl-topology", {{"nic", "other-socket"}});
         const auto facts = first<FactsFrame>(across.steps[3].frames(0));
         QVERIFY(facts->rows[3].value == "yes · yes");
@@ -379,6 +530,10 @@ private slots:
         QCOMPARE(path["bounce"]["per_gpu_gbs_all_sending"].get<double>(), 63.0 / 2);
         QCOMPARE(path["bounce"]["copies"].get<int>(), 1);
         QCOMPARE(path["gpudirect"]["path"].back().get<std::string>(), std::string("network"));
+        const auto across = runCalc("rdma-path", {{"gpu", "h100-sxm"}, {"nic", "other-socket"}});
+        QCOMPARE(across["pxn"]["crosses_cpu_link"].get<bool>(), false);
+        QCOMPARE(across["pxn"]["per_gpu_gbs_all_sending"].get<double>(), 50.0);
+        QVERIFY(across["gpudirect"]["crosses_cpu_link"].get<bool>());
     }
 
     void anOpenLogAddsAStepAfterTheTrees() {
@@ -386,7 +541,7 @@ private slots:
         auto data = std::make_shared<NcclLogData>(parseLog(kTwoHostLog));
         in.imported.ncclLogs.push_back({data, "logs/two_hosts.log"});
         const Story s = build(in, "nccl-topology");
-        QCOMPARE(s.steps.size(), std::size_t(8));
+        QCOMPARE(s.steps.size(), std::size_t(9));
         QCOMPARE(s.steps[3].title, std::string("Your NCCL log on the servers"));
         QCOMPARE(firstImportedStep(s), 3);
         QVERIFY(s.provenance.find("two_hosts.log") != std::string::npos);
