@@ -33,6 +33,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "roce-vs-infiniband",
     "slowdown-triage",
     "moe-routing",
+    "silent-hang",
 };
 
 struct SweepCase {
