@@ -1,6 +1,7 @@
 #include "slide_widget.h"
 
 #include "stage/frame_stage.h"
+#include "text/unit_glue.h"
 
 #include <QLabel>
 #include <QResizeEvent>
@@ -43,8 +44,8 @@ SlideWidget::SlideWidget(QWidget* parent)
 
 void SlideWidget::setText(const SlideText& text) {
     m_text = text;
-    m_title->setText(titleLine());
-    m_narration->setText(text.narration);
+    m_title->setText(keepUnitsTogether(titleLine()));
+    m_narration->setText(keepUnitsTogether(text.narration));
     m_provenance->setText("Data: " + text.provenance);
 }
 
@@ -75,7 +76,7 @@ QString SlideWidget::titleLine() const {
 
 void SlideWidget::setPresentation(bool on) {
     m_presentation = on;
-    m_title->setText(titleLine());
+    m_title->setText(keepUnitsTogether(titleLine()));
     applyFonts();
 }
 

@@ -88,7 +88,7 @@ Json fabric(const Params& p) {
     j["goodput_gbps"] = s.goodputGbps;
     j["receiver_link_gbps"] = s.receiverLinkGbps;
     j["victim_gbps"] = s.victimGbps;
-    j["victim_fair_share_gbps"] = c.linkGbps * (1.0 - 1.0 / c.senders);
+    j["victim_fair_share_gbps"] = victimFairShareGbps(c.linkGbps, c.senders);
     j["pause_frames"] = n.pauseFrames;
     j["links_paused"] = s.linksPaused;
     j["pause_depth_hops"] = s.pauseDepth;
@@ -124,6 +124,8 @@ Json decision(const Params& p) {
     c.multiTenant = yes(p, "multi-tenant");
     c.vendorLockInConcern = yes(p, "vendor-lock-in");
     c.budgetConstrained = yes(p, "budget-constrained");
+    c.spreadsFlows = yes(p, "spreads-flows");
+    c.inNetworkReduction = yes(p, "in-network-reduction");
     const FabricEvidence e = measureFabricEvidence(senders, gbps, durationS,
                                                    static_cast<std::uint64_t>(p.integer("seed")));
     const FabricRecommendation r = recommendFabric(c, e);
@@ -131,17 +133,31 @@ Json decision(const Params& p) {
     j["model"] = "fabric-decision";
     j["recommendation"] = fabricName(r.choice);
     j["score"] = r.score;
+    j["weights"] = "assumed (judgement): > 0 favours RoCE, < 0 InfiniBand; a score of 0 or less "
+                   "chooses InfiniBand";
     Json reasons = Json::array();
     for (const FabricReason& x : r.reasons)
-        reasons.push_back({{"condition", x.condition}, {"weight", x.weight}, {"reason", x.text}});
+        reasons.push_back({{"condition", x.condition},
+                           {"factor", x.factor},
+                           {"setting", x.setting},
+                           {"weight", x.weight},
+                           {"reason", x.text},
+                           {"source", x.source}});
     j["reasons"] = reasons;
-    j["flips"] = r.flips;
+    Json flips = Json::array();
+    for (const FabricFlip& x : r.flips)
+        flips.push_back({{"condition", x.condition},
+                         {"factor", x.factor},
+                         {"setting", x.setting},
+                         {"score", x.score}});
+    j["flips"] = flips;
     Json ev;
     ev["ib_goodput_gbps"] = e.ibGoodputGbps;
     ev["ib_victim_gbps"] = e.ibVictimGbps;
     ev["roce_lossy_goodput_gbps"] = e.lossyGoodputGbps;
     ev["roce_lossy_goodput_loss"] = e.lossyGoodputLoss;
     ev["roce_lossy_retransmitted"] = e.lossyRetransmitted;
+    ev["roce_lossy_victim_gbps"] = e.lossyVictimGbps;
     ev["roce_pfc_pause_frames"] = e.pfcPauseFrames;
     ev["roce_pfc_links_paused"] = e.pfcLinksPaused;
     ev["roce_pfc_pause_depth_hops"] = e.pfcPauseDepth;
@@ -189,6 +205,10 @@ void appendFabricCalcModels(std::vector<CalcModel>& v) {
                  {flag("team-lossless-ethernet", "Team has run PFC + ECN in production", "false"),
                   ParamSpec::integer("gpus", "GPUs in the cluster", "", 1, 1e7, 1024),
                   flag("multi-tenant", "Several tenants share the fabric", "false"),
+                  flag("spreads-flows",
+                       "The collective library spreads each GPU pair over many flows", "false"),
+                  flag("in-network-reduction",
+                       "All-reduce-bound: would use reduction in the switches (SHARP)", "false"),
                   flag("vendor-lock-in", "Single-vendor lock-in is a concern", "false"),
                   flag("budget-constrained", "Budget is the binding constraint", "false"),
                   ParamSpec::integer("senders", "Incast senders N for the evidence", "", 2, 256, 8),

@@ -85,6 +85,9 @@ Json moe(const Params& p) {
     j["alltoall_max_received_per_gpu"] =
         *std::max_element(a2a.receivedPerGpu.begin(), a2a.receivedPerGpu.end());
     j["alltoall_time_s"] = a2a.timeS;
+    j["alltoall_latency_s"] = a2a.latencyS;
+    j["alltoall_bandwidth_s"] = a2a.bandwidthS;
+    j["alltoall_regime"] = a2a.bandwidthS >= a2a.latencyS ? "bandwidth" : "latency";
     j["alltoall_link"] = linkName(a2a.bottleneck);
     j["formula"] = "capacity = ceil(k*T/E * C); dropped_tokens = sum over experts of "
                    "max(0, load - capacity) token-expert assignments (tokens arriving after "

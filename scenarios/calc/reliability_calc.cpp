@@ -196,8 +196,9 @@ Json hang(const Params& p) {
     }
     j["ranks"] = ranks;
     j["source"] =
-        "matching by call order as NCCL does; flight-recorder fields after PyTorch's "
-        "NCCL flight recorder; GPU-Util definition: NVML API reference, nvmlUtilization_t";
+        "matching by call order as NCCL does (NCCL User Guide, Communicators); flight-recorder "
+        "fields after the PyTorch Flight Recorder tutorial (collective sequence number, op, "
+        "sizes, state); GPU-Util definition: NVML API Reference, nvmlUtilization_t";
     return j;
 }
 

@@ -2,6 +2,7 @@
 
 #include "engine/sentence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -9,6 +10,10 @@ namespace wb {
 
 std::string fabricName(FabricKind k) {
     return k == FabricKind::InfiniBand ? "ib" : "roce";
+}
+
+double victimFairShareGbps(double linkGbps, int senders) {
+    return linkGbps * (1.0 - 1.0 / std::max(senders, 2));
 }
 
 namespace {

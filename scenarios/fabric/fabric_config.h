@@ -57,6 +57,13 @@ struct FabricConfig {
     double slotS() const { return mtuBytes * 8.0 / (linkGbps * 1e9); }
 };
 
+// The victim flow's max-min fair share, in Gb/s: it shares T's uplink with H0, the first incast
+// sender. With N ≥ 2 senders H0 can use only 1/N of R's port, so the victim is owed the rest of
+// the uplink, link·(1 − 1/N); a single sender is not held back at R, and it and the victim split
+// the uplink in half. Both cases are link·(1 − 1/max(N, 2)). `calc fabric`, `calc
+// fabric-decision` and the lesson's charts all quote this one formula.
+double victimFairShareGbps(double linkGbps, int senders);
+
 // Throws std::invalid_argument naming the field: 0 senders, NaN, negative rates, a drop
 // rate outside [0, 1), or sizes the model cannot run (more than 1024 senders, ...).
 void validateFabricConfig(const FabricConfig& c);

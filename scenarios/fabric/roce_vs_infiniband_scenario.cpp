@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -104,18 +105,20 @@ struct Sweep {
     std::vector<double> dropRates;
     std::vector<double> ibGbps, roceGbps;
     double resentPerLoss = 0;
+    int hops = 0; // links from the sender to the receiver
     double chosenIbGbps = 0, chosenRoceGbps = 0;
 };
 
-double singleFlowGoodput(FabricKind kind, double gbps, double p, std::uint64_t seed,
-                         double* resentPerLoss) {
+double singleFlowGoodput(FabricKind kind, double gbps, double p, std::uint64_t seed, Sweep* path) {
     FabricConfig c = FabricConfig::incast(kind, false, false, 1, seed);
     c.victim = false;
     c.linkGbps = gbps;
     c.dropRate = p;
     FabricSim sim(c);
-    if (resentPerLoss)
-        *resentPerLoss = goBackNResentPerLoss(sim.roundTripSlots(0));
+    if (path) {
+        path->resentPerLoss = goBackNResentPerLoss(sim.roundTripSlots(0));
+        path->hops = static_cast<int>(sim.flows().front().path.size());
+    }
     return sim.run(kSweepS).goodputGbps;
 }
 
@@ -127,7 +130,7 @@ Sweep sweep(double gbps, double chosen, std::uint64_t seed) {
         const double p = kMaxSweepDropRate * i / (RoceVsInfinibandScenario::kSweepPoints - 1);
         s.dropRates.push_back(p);
         s.ibGbps.push_back(singleFlowGoodput(FabricKind::InfiniBand, gbps, p, seed + 1, nullptr));
-        s.roceGbps.push_back(singleFlowGoodput(FabricKind::RoCE, gbps, p, seed, &s.resentPerLoss));
+        s.roceGbps.push_back(singleFlowGoodput(FabricKind::RoCE, gbps, p, seed, &s));
     }
     s.chosenIbGbps = singleFlowGoodput(FabricKind::InfiniBand, gbps, chosen, seed + 1, nullptr);
     s.chosenRoceGbps = singleFlowGoodput(FabricKind::RoCE, gbps, chosen, seed, nullptr);
@@ -142,8 +145,9 @@ struct FabricComparisonModel {
     Run ib, pfc, pfcSlow, dcqcn, lossy;
     Sweep loss;
     FabricConditions conditions;
-    FabricEvidence evidence;
+    FabricEvidence evidence; // from the runs above: the numbers every slide quotes
     FabricRecommendation decision;
+    std::string lossyTitle; // the lossy step, named where another step points back to it
 };
 
 std::string runName(const FabricConfig& c) {
@@ -293,7 +297,9 @@ FabricFrame fabricFrame(const Run& r, double t) {
         const FabricFlowInfo& info = r.flows[i];
         const FabricFlowState& st = s.flows[i];
         FabricFrameFlow x;
-        x.label = info.name;
+        // The row's numbers are this frame's; the victim's run mean is on the chart beside it,
+        // so its row says which one it shows.
+        x.label = info.victim ? fill("%1 now", {info.name}) : info.name;
         x.sender = nodeIndex(r.links[toIndex(info.path.front())].from);
         x.victim = info.victim;
         x.rateGbps = st.rateGbps;
@@ -321,6 +327,17 @@ FabricFrame fabricFrame(const Run& r, double t) {
                      "mechanisms from %3",
                      {std::to_string(c.mtuBytes), formatSi(c.hopDelayS, "s"), kDcqcnSource});
     return f;
+}
+
+// The victim's goodput averaged over frames 0…k; at the last frame exactly the run's summary,
+// the number the tables and the whiteboard quote.
+double victimMeanSoFar(const Run& r, int k) {
+    if (k >= static_cast<int>(r.frames.size()) - 1)
+        return r.summary.victimGbps;
+    double sum = 0;
+    for (int j = 0; j <= k; ++j)
+        sum += r.frames[toIndex(j)].flows[toIndex(r.victim)].goodputGbps;
+    return sum / (k + 1);
 }
 
 // Goodput of the incast and of the victim over the run, with the current moment marked.
@@ -359,7 +376,7 @@ ChartFrame goodputChart(const FabricComparisonModel& m, const Run& r, double t,
             ref.points.push_back({q.endS * 1e6, refSum});
         }
     }
-    const double fair = m.gbps * (1.0 - 1.0 / m.senders);
+    const double fair = m.evidence.victimFairGbps;
     c.series = {incast, victim,
                 ChartSeries{.name = "link rate",
                             .points = {{0, m.gbps}, {endUs, m.gbps}},
@@ -372,17 +389,24 @@ ChartFrame goodputChart(const FabricComparisonModel& m, const Run& r, double t,
     if (reference)
         c.series.push_back(ref);
     const int k = frameIndex(r, t);
-    const ChartPoint now = victim.points.empty() ? ChartPoint{} : victim.points[toIndex(k)];
-    c.markers.push_back(
-        {.at = now,
-         .label = fill("victim %1", {gbpsText(now.y)}),
-         .tooltip = fill("victim goodput at %1 µs: %2 of a %3 fair share",
-                         {formatSignificant(now.x, 4), gbpsText(now.y), gbpsText(fair)}),
-         .colorIndex = 6,
-         .estimate = false,
-         .emphasis = true});
-    c.footnote = "victim's fair share, derived: link × (1 − 1/N), as H0 needs 1/N of T's uplink "
-                 "(max-min fairness)";
+    if (r.victim >= 0) {
+        // The marker reads the victim's mean goodput so far, which at rest is the run's mean:
+        // the one number every slide quotes for it.
+        const double mean = victimMeanSoFar(r, k);
+        const double x = r.frames[toIndex(k)].endS * 1e6;
+        c.markers.push_back(
+            {.at = {x, mean},
+             .label = fill("victim mean %1", {gbpsText(mean)}),
+             .tooltip = fill("victim goodput, mean up to %1 µs: %2 of a %3 fair share; in the "
+                             "last frame %4",
+                             {formatSignificant(x, 4), gbpsText(mean), gbpsText(fair),
+                              gbpsText(victim.points[toIndex(k)].y)}),
+             .colorIndex = 6,
+             .estimate = false,
+             .emphasis = true});
+    }
+    c.footnote = "victim's fair share, derived: link × (1 − 1/max(N, 2)); H0 can use only 1/N of "
+                 "R's port, so the victim is owed the rest of T's uplink (max-min fairness)";
     return c;
 }
 
@@ -425,9 +449,36 @@ ChartFrame rateChart(const FabricComparisonModel& m, const Run& r, double t) {
          .colorIndex = 0,
          .estimate = false,
          .emphasis = true});
+    if (r.victim >= 0) {
+        const int k = frameIndex(r, t);
+        const double mean = victimMeanSoFar(r, k);
+        c.markers.push_back(
+            {.at = {now.endS * 1e6, mean},
+             .label = fill("victim mean %1", {gbpsText(mean)}),
+             .tooltip = fill("victim goodput, mean up to %1 µs: %2",
+                             {formatSignificant(now.endS * 1e6, 4), gbpsText(mean)}),
+             .colorIndex = 6,
+             .estimate = false,
+             .emphasis = true});
+    }
     c.footnote = "RC: cut by α/2 per CNP, then fast recovery and increase (Zhu et al., DCQCN, "
                  "SIGCOMM '15 §3.1)";
     return c;
+}
+
+// Which links run from a host straight into the main switch (S's host ports): the roles follow
+// from the links' structure, as in nodesOf.
+std::vector<bool> hostPortsOfCore(const Run& r) {
+    std::vector<std::string> names;
+    const std::vector<FabricFrameNode> nodes = nodesOf(r, names);
+    std::vector<bool> out(r.links.size(), false);
+    for (std::size_t i = 0; i < r.links.size(); ++i) {
+        const FabricLinkInfo& l = r.links[i];
+        const auto to = std::find(names.begin(), names.end(), l.to) - names.begin();
+        out[i] = !l.fromSwitch &&
+                 nodes[toIndex(static_cast<int>(to))].role == FabricNodeRole::CoreSwitch;
+    }
+    return out;
 }
 
 // When each link was first paused in the slowed-down run, earliest first: S's ports from the
@@ -437,13 +488,7 @@ FactsFrame pauseClimb(const Run& r, double t) {
     FactsFrame f;
     f.title = "How the pause climbs (first PFC pause per link)";
     const double nowS = r.frames[toIndex(frameIndex(r, t))].endS;
-    std::vector<std::string> names;
-    const std::vector<FabricFrameNode> nodes = nodesOf(r, names);
-    auto role = [&](const std::string& name) {
-        return nodes[toIndex(static_cast<int>(std::find(names.begin(), names.end(), name) -
-                                              names.begin()))]
-            .role;
-    };
+    const std::vector<bool> hostPort = hostPortsOfCore(r);
     auto when = [](double s) { return fill("%1 µs", {formatSignificant(s * 1e6, 3)}); };
     struct Row {
         double firstS;
@@ -457,7 +502,7 @@ FactsFrame pauseClimb(const Run& r, double t) {
     for (std::size_t i = 0; i < r.links.size(); ++i) {
         const FabricLinkInfo& l = r.links[i];
         const double p = r.firstPauseS[i];
-        if (!l.fromSwitch && role(l.to) == FabricNodeRole::CoreSwitch) {
+        if (hostPort[i]) {
             ++hosts;
             if (p >= 0 && p <= nowS) {
                 ++paused;
@@ -505,6 +550,23 @@ FactsFrame pauseClimb(const Run& r, double t) {
     return f;
 }
 
+// What the pause table quotes at rest: each link's first pause and how many host ports of S
+// there are (all of them paused by the end).
+std::vector<ResultValue> pauseClimbResults(const Run& r) {
+    std::vector<ResultValue> out;
+    const std::vector<bool> hostPort = hostPortsOfCore(r);
+    int hosts = 0, paused = 0;
+    for (std::size_t i = 0; i < r.links.size(); ++i) {
+        if (r.firstPauseS[i] >= 0)
+            out.push_back({fill("first pause on %1", {r.links[i].name}), r.firstPauseS[i]});
+        hosts += hostPort[i] ? 1 : 0;
+        paused += hostPort[i] && r.firstPauseS[i] >= 0 ? 1 : 0;
+    }
+    out.push_back({"host ports of S", hosts});
+    out.push_back({"host ports of S paused", paused});
+    return out;
+}
+
 ChartFrame lossChart(const FabricComparisonModel& m) {
     const Sweep& s = m.loss;
     ChartFrame c;
@@ -544,14 +606,16 @@ ChartFrame lossChart(const FabricComparisonModel& m) {
 FactsFrame lossFacts(const FabricComparisonModel& m) {
     const Sweep& s = m.loss;
     const double fraction = goBackNGoodputFraction(m.dropRate, s.resentPerLoss);
-    const double rtUs = (s.resentPerLoss - 1) * m.lossy.config.slotS() * 1e6;
+    const double rtS = (s.resentPerLoss - 1) * m.lossy.config.slotS();
     FactsFrame f;
     f.title = fill("What a loss of %1 costs", {formatShare(m.dropRate)});
     f.rows = {
         {.label = "Round trip (data + NAK)",
-         .value = fill("%1 packet times = %2 µs",
-                       {formatSignificant(s.resentPerLoss - 1, 3), formatSignificant(rtUs, 3)}),
-         .source = "3 hops of 0.5 µs each way, 4 KB packets at the link rate (model assumption)"},
+         .value = fill("%1 packet times = %2",
+                       {formatSignificant(s.resentPerLoss - 1, 3), formatSi(rtS, "s")}),
+         .source = fill("%1 hops of %2 each way, %3 packets at the link rate (model assumption)",
+                        {std::to_string(s.hops), formatSi(m.lossy.config.hopDelayS, "s"),
+                         fill("%1 B", {std::to_string(m.lossy.config.mtuBytes)})})},
         {.label = "Resent per loss",
          .value = fill("%1 packets", {formatSignificant(s.resentPerLoss, 3)}),
          .source = kGoBackNSource},
@@ -566,73 +630,95 @@ FactsFrame lossFacts(const FabricComparisonModel& m) {
          .value = gbpsText(s.chosenIbGbps),
          .source = "same transport: a loss costs IB the same; IB just never drops for congestion"},
         {.label = "Lossy incast (no PFC)",
-         .value = gbpsText(m.lossy.summary.goodputGbps),
-         .source = fill("of %1: %2 congestion drops at S, each costing a window (step 4)",
-                        {gbpsText(m.gbps), std::to_string(m.lossy.summary.counters.dropped)})},
+         .value = gbpsText(m.evidence.lossyGoodputGbps),
+         .source = fill("of %1: %2 congestion drops at S, each costing a window (step “%3”)",
+                        {gbpsText(m.gbps), std::to_string(m.evidence.lossyDropped), m.lossyTitle})},
     };
     return f;
 }
 
-std::string yesNo(bool b) {
-    return b ? "yes" : "no";
+std::string weightWords(int w) {
+    return w > 0   ? fill("RoCE +%1", {std::to_string(w)})
+           : w < 0 ? fill("IB −%1", {std::to_string(-w)})
+                   : std::string("neither, 0");
 }
 
+// The decision as a table of factors: what each weighs, this run's setting, its direction and
+// its weight (judgement, labelled assumed), then the single changes that flip it.
 FactsFrame decisionFacts(const FabricComparisonModel& m) {
     const FabricRecommendation& r = m.decision;
-    const FabricConditions& c = m.conditions;
     FactsFrame f;
-    f.title = "Recommendation, and what would flip it";
-    f.rows.push_back(
-        {.label = "Choice",
-         .value = r.choice == FabricKind::InfiniBand ? "InfiniBand" : "RoCE (lossless Ethernet)",
-         .source = fill("score %1: the weights below (> 0 → RoCE, ties → InfiniBand)",
-                        {std::to_string(r.score)}),
-         .emphasis = true});
-    f.rows.push_back(
-        {.label = "Conditions",
-         .value = fill("%1 GPUs", {std::to_string(c.gpus)}),
-         .source = fill("team runs lossless Ethernet: %1 · multi-tenant: %2 · vendor lock-in "
-                        "concern: %3 · budget-constrained: %4",
-                        {yesNo(c.teamRunsLosslessEthernet), yesNo(c.multiTenant),
-                         yesNo(c.vendorLockInConcern), yesNo(c.budgetConstrained)})});
-    // One row per reason; the facts view wraps its sentence under the row's own separator.
+    f.title = fill("%1, score %2 (weights assumed)",
+                   {fabricChoiceWords(r.choice), std::to_string(r.score)});
     for (const FabricReason& x : r.reasons)
-        f.rows.push_back({.label = x.condition,
-                          .value = fill(x.weight > 0 ? "favours RoCE (+%1)" : "favours IB (%1)",
-                                        {std::to_string(x.weight)}),
-                          .source = x.text});
+        f.rows.push_back({.label = fill("%1: %2", {x.factor, x.setting}),
+                          .value = weightWords(x.weight),
+                          .source = fill("%1 (%2)", {x.text, x.source}),
+                          .emphasis = x.weight != 0});
+    f.rows.push_back({.label = "Rule",
+                      .value = "score > 0 → RoCE",
+                      .source = "the sum of the weights; a tie goes to InfiniBand, lossless by "
+                                "construction"});
     if (r.flips.empty())
+        f.rows.push_back({.label = "Flips if",
+                          .value = "no single change",
+                          .source = "no one condition alone changes the choice"});
+    for (const FabricFlip& flip : r.flips)
         f.rows.push_back(
-            {"Flips if", "no single change", "no one condition alone changes the choice"});
-    for (const std::string& flip : r.flips)
-        f.rows.push_back({"Flips if", flip, "this condition alone changes the choice"});
+            {.label = fill("Flips if %1", {flip.factor}),
+             .value = flip.setting,
+             .source = fill(
+                 "score becomes %1: %2",
+                 {std::to_string(flip.score),
+                  fabricChoiceWords(flip.score > 0 ? FabricKind::RoCE : FabricKind::InfiniBand)}),
+             .emphasis = true});
     return f;
 }
 
-FactsFrame evidenceFacts(const FabricComparisonModel& m) {
-    const FabricEvidence& e = m.evidence;
-    FactsFrame f;
-    f.title = fill("Measured on the %1:1 incast, %2 µs",
-                   {std::to_string(e.senders), formatSignificant(e.durationS * 1e6, 4)});
-    f.rows = {
-        {.label = "InfiniBand",
-         .value = fill("%1, %2 drops", {gbpsText(e.ibGoodputGbps), std::to_string(e.ibDropped)}),
-         .source = fill("victim %1 of %2 (credits back-pressure T's uplink too)",
-                        {gbpsText(e.ibVictimGbps), gbpsText(e.victimFairGbps)})},
-        {.label = "RoCE, PFC only",
-         .value = fill("%1 pause frames", {std::to_string(e.pfcPauseFrames)}),
-         .source = fill("%1 links paused, %2 hops upstream; victim %3",
-                        {std::to_string(e.pfcLinksPaused), std::to_string(e.pfcPauseDepth),
-                         gbpsText(e.pfcVictimGbps)})},
-        {.label = "RoCE, PFC + DCQCN",
-         .value = fill("%1 pause frames", {std::to_string(e.dcqcnPauseFrames)}),
-         .source = fill("victim %1; %2", {gbpsText(e.dcqcnVictimGbps), kDcqcnSource})},
-        {.label = "RoCE, lossy",
-         .value =
-             fill("%1, %2 drops", {gbpsText(e.lossyGoodputGbps), std::to_string(e.lossyDropped)}),
-         .source = fill("%1 below IB; %2 packets resent by go-back-N",
-                        {formatShare(e.lossyGoodputLoss), std::to_string(e.lossyRetransmitted)})},
-    };
+// How hard each side pulls: the factors against InfiniBand's bar and RoCE's, one segment per
+// factor with a weight, on a fixed axis (the most either side can score) so runs compare.
+struct FactorPull {
+    int ib = 0, roce = 0;
+};
+FactorPull pullOf(const FabricRecommendation& r) {
+    FactorPull p;
+    for (const FabricReason& x : r.reasons)
+        (x.weight < 0 ? p.ib : p.roce) += std::abs(x.weight);
+    return p;
+}
+
+BarChartFrame weightBars(const FabricComparisonModel& m) {
+    const FabricRecommendation& r = m.decision;
+    const FactorPull pull = pullOf(r);
+    BarChartFrame f;
+    f.title = "Which way each factor pulls";
+    f.caption = fill("score %1 = %2 for RoCE − %3 for IB; weights assumed, a tie goes to IB",
+                     {std::to_string(r.score), std::to_string(pull.roce), std::to_string(pull.ib)});
+    f.horizontal = true;
+    f.axisTitle = "weight (assumed: judgement)";
+    BarCategory ib{.label = "IB", .segments = {}, .tip = "factors that favour InfiniBand"};
+    BarCategory roce{.label = "RoCE", .segments = {}, .tip = "factors that favour RoCE"};
+    for (const FabricReason& x : r.reasons) {
+        if (x.weight == 0)
+            continue;
+        const int series = static_cast<int>(f.series.size());
+        f.series.push_back(x.factor);
+        (x.weight < 0 ? ib : roce)
+            .segments.push_back({.value = std::abs(static_cast<double>(x.weight)),
+                                 .series = series,
+                                 .tip = fill("%1: %2", {x.factor, x.setting})});
+    }
+    f.categories = {ib, roce};
+    f.emphasis = r.choice == FabricKind::InfiniBand ? 0 : 1;
+    // A fixed axis, the most either side can score on this evidence, so runs compare.
+    FabricConditions forIb;
+    forIb.multiTenant = forIb.inNetworkReduction = true;
+    FabricConditions forRoce;
+    forRoce.teamRunsLosslessEthernet = forRoce.multiTenant = forRoce.spreadsFlows =
+        forRoce.vendorLockInConcern = forRoce.budgetConstrained = true;
+    forRoce.gpus = kLargeScaleGpus;
+    f.axisMax = std::max(pullOf(recommendFabric(forIb, m.evidence)).ib,
+                         pullOf(recommendFabric(forRoce, m.evidence)).roce);
     return f;
 }
 
@@ -643,18 +729,18 @@ ParamSpec yesNoParam(const char* name, const char* label, const char* help) {
 } // namespace
 
 std::string RoceVsInfinibandScenario::question() const {
-    return "You are building a 400 Gb/s GPU cluster. InfiniBand or RoCE? What happens to each "
-           "under an incast, and what would change your answer?";
+    return "You are building a GPU cluster. InfiniBand or RoCE? What happens to each under an "
+           "incast, and what would change your answer?";
 }
 
 std::string RoceVsInfinibandScenario::answer() const {
-    return R"(**Both carry RDMA at line rate. They differ in how they stay lossless, and that decides what your team must operate.**
-- InfiniBand is lossless by construction: "hop-by-hop, credit-based flow control" (Zhu et al., DCQCN, SIGCOMM '15). In the model's 8:1 incast at 400 Gb/s (the defaults, 1.8 ms simulated) it drops **0** packets and R's port stays full. Credits still push back hop by hop: the victim flow that shares T's uplink gets about 48 Gb/s of a 350 Gb/s fair share.
-- RoCEv2 runs on lossy Ethernet. Without PFC the incast overflows S's buffer, and go-back-N resends a whole round trip of packets per loss: goodput falls to about 8 Gb/s, **98 %** below IB.
-- PFC makes Ethernet lossless, but it pauses a whole port (or priority). The pause climbs from S's ports to T's uplink and holds the victim's sender (about 47 Gb/s): head-of-line blocking, PFC's "congestion-spreading" (Zhu et al., SIGCOMM '15).
-- ECN marking at the switches plus DCQCN at the NICs cut each sender's rate before the buffers reach XOFF. Pause frames drop from about 1,350 to 161 and the victim gets about 177 Gb/s. DCQCN needs tuning (Kmin 5 KB, Kmax 200 KB, Pmax 1 %, g = 1/256, 55 µs timers). Meta later dropped it for admission control in the collective library (Gangidi et al., RDMA over Ethernet for Distributed AI Training at Meta Scale, SIGCOMM '24).
-- What a loss costs: with loss p and w packets resent per loss, one sender keeps 1/(1 + w·p/(1 − p)) of the link. With w = 37 (one round trip + 1 at 400 Gb/s), 1 % loss leaves **72.8 %**. The simulation matches on IB and RoCE alike, because both use the same go-back-N transport.
-- Decision: InfiniBand by default. RoCE when the team already runs PFC + ECN in production, when vendor lock-in or budget weigh more, or for a multi-tenant cluster that such a team can isolate with DCQCN. The panel ties each reason to a number and lists which single condition would flip the answer.)";
+    return R"(**Both carry RDMA at line rate. They differ in how they stay lossless, and that decides what your team must operate.** The points above quote this run's numbers; here is the reasoning behind them.
+- InfiniBand is lossless by construction: "hop-by-hop, credit-based flow control" (Zhu et al., DCQCN, SIGCOMM '15). It never drops for congestion, but credits still push back hop by hop, so a flow that only shares an uplink with the incast is slowed too.
+- RoCEv2 runs on lossy Ethernet. Without PFC the incast overflows the switch buffer, and go-back-N resends a whole round trip of packets per loss, so most of the receiver's port carries packets that are thrown away.
+- PFC makes Ethernet lossless, but it pauses a whole port (or priority): the pause climbs upstream and holds flows that never touch the congested port, PFC's "congestion-spreading" (Zhu et al., SIGCOMM '15).
+- ECN marking at the switches plus DCQCN at the NICs cut each sender's rate before the buffers reach XOFF, so far fewer pauses are sent. DCQCN needs tuning; Meta later dropped it and manages congestion in the collective library, running its 24K-GPU Llama 3 cluster on RoCE with many flows per GPU pair and enhanced ECMP (Grattafiori et al. 2024 §3.3.1; Gangidi et al., SIGCOMM '24).
+- What a loss costs: with loss p and w packets resent per loss, one go-back-N sender keeps 1/(1 + w·p/(1 − p)) of the link, on IB and RoCE alike (Guo et al., SIGCOMM '16).
+- Decision: a table of factors with assumed weights. Operations skill weighs most; adaptive routing and SHARP (Graham et al., COM-HPC '16) lean to InfiniBand; vendor lock-in and cost lean to Ethernet; multi-tenancy goes to whichever keeps the victim flow nearer its fair share; scale alone favours neither. The panel lists which single change would flip the answer.)";
 }
 
 std::vector<SourceRef> RoceVsInfinibandScenario::sources() const {
@@ -669,6 +755,10 @@ std::vector<SourceRef> RoceVsInfinibandScenario::sources() const {
         {"Gangidi et al., RDMA over Ethernet for Distributed AI Training at Meta Scale, SIGCOMM "
          "'24",
          "https://doi.org/10.1145/3651890.3672233"},
+        {"Grattafiori et al., The Llama 3 Herd of Models, 2024 §3.3.1 (network)",
+         "https://arxiv.org/abs/2407.21783"},
+        {"Graham et al., Scalable Hierarchical Aggregation Protocol (SHArP), COM-HPC '16",
+         "https://doi.org/10.1109/COM-HPC.2016.6"},
     };
 }
 
@@ -684,6 +774,10 @@ std::vector<ParamSpec> RoceVsInfinibandScenario::parameters() const {
                    "has operated PFC + ECN/DCQCN in production"),
         ParamSpec::integer("gpus", "GPUs in the cluster", "", 64, 65536, 1024, true),
         yesNoParam("multi-tenant", "Multi-tenant", "tenants share switch ports"),
+        yesNoParam("spreads-flows", "Many flows per GPU pair",
+                   "the collective library spreads each pair over many flows (ECMP balances)"),
+        yesNoParam("in-network-reduction", "Would use SHARP",
+                   "all-reduce-bound: reduction inside InfiniBand switches"),
         yesNoParam("vendor-lock-in", "Vendor lock-in concern", "InfiniBand is one vendor"),
         yesNoParam("budget-constrained", "Budget-constrained", "Ethernet parts are commodity"),
     };
@@ -713,79 +807,222 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
     m->conditions.teamRunsLosslessEthernet = p.text("team-lossless-ethernet") == "yes";
     m->conditions.gpus = static_cast<int>(p.integer("gpus"));
     m->conditions.multiTenant = p.text("multi-tenant") == "yes";
+    m->conditions.spreadsFlows = p.text("spreads-flows") == "yes";
+    m->conditions.inNetworkReduction = p.text("in-network-reduction") == "yes";
     m->conditions.vendorLockInConcern = p.text("vendor-lock-in") == "yes";
     m->conditions.budgetConstrained = p.text("budget-constrained") == "yes";
-    m->evidence = measureFabricEvidence(m->senders, m->gbps, kFrames * kFabricFrameS, m->seed);
+    // The decision rests on the very runs the steps animate: one number per quantity.
+    m->evidence = fabricEvidence(m->senders, m->gbps, m->ib.summary, m->lossy.summary,
+                                 m->pfc.summary, m->dcqcn.summary);
     m->decision = recommendFabric(m->conditions, m->evidence);
+    const FabricEvidence& e = m->evidence;
+    const FabricRecommendation& d = m->decision;
+    const Sweep& loss = m->loss;
+    const double lossFraction = goBackNGoodputFraction(m->dropRate, loss.resentPerLoss);
+    const double share = m->gbps / m->senders;
+    const double runS = kFrames * kFabricFrameS;
 
-    const double seconds = kFrames * 0.1; // 100 ms of wall clock per frame: a pause is visible
     Story story;
     story.provenance = fill("modeled on CPU: packet-level incast simulation, %1 senders + a "
-                            "victim flow at %2, %3 µs per run, drop rate %4, seed %5",
-                            {std::to_string(m->senders), gbpsText(m->gbps),
-                             formatSignificant(kFrames * kFabricFrameS * 1e6, 4),
+                            "victim flow at %2, %3 per run, drop rate %4, seed %5",
+                            {std::to_string(m->senders), gbpsText(m->gbps), formatSi(runS, "s"),
                              formatSignificant(m->dropRate, 3), std::to_string(m->seed)});
+    story.results = {
+        {"one receiver", 1},
+        {"frame", kFabricFrameS},
+        {"slow frame", m->pfcSlow.frameS},
+        {"run", runS},
+        {"run, µs", runS * 1e6},
+        {"victim fair share", e.victimFairGbps},
+        {"1/N of R's port", share},
+        {"IB goodput", e.ibGoodputGbps},
+        {"IB drops", e.ibDropped},
+        {"IB victim", e.ibVictimGbps},
+        {"PFC goodput", m->pfc.summary.goodputGbps},
+        {"PFC pause frames", e.pfcPauseFrames},
+        {"PFC links paused", e.pfcLinksPaused},
+        {"PFC pause depth", e.pfcPauseDepth},
+        {"PFC victim", e.pfcVictimGbps},
+        {"DCQCN goodput", m->dcqcn.summary.goodputGbps},
+        {"DCQCN pause frames", e.dcqcnPauseFrames},
+        {"DCQCN victim", e.dcqcnVictimGbps},
+        {"lossy goodput", e.lossyGoodputGbps},
+        {"lossy victim", e.lossyVictimGbps},
+        {"lossy loss vs IB", e.lossyGoodputLoss},
+        {"lossy drops", e.lossyDropped},
+        {"lossy resent", e.lossyRetransmitted},
+        {"round trip, packets", loss.resentPerLoss - 1},
+        {"round trip", (loss.resentPerLoss - 1) * m->lossy.config.slotS()},
+        {"resent per loss", loss.resentPerLoss},
+        {"go-back-N fraction", lossFraction},
+        {"go-back-N goodput", m->gbps * lossFraction},
+        {"simulated RoCE at this loss", loss.chosenRoceGbps},
+        {"simulated IB at this loss", loss.chosenIbGbps},
+        {"decision score", d.score},
+        {"pull toward IB", pullOf(d).ib},
+        {"pull toward RoCE", pullOf(d).roce},
+        // A flip of scale names the side of the threshold it moves to.
+        {"large scale, GPUs", kLargeScaleGpus},
+        {"below large scale, GPUs", kLargeScaleGpus - 1},
+    };
+    for (const FabricReason& x : d.reasons)
+        story.results.push_back({fill("weight: %1", {x.factor}), x.weight});
+    for (const FabricFlip& x : d.flips)
+        story.results.push_back({fill("score if %1 changes", {x.factor}), x.score});
+
+    auto gb = [](double gbps) { return gbpsText(gbps); };
+    const double fair = e.victimFairGbps;
+    // How far below its fair share a victim sits, in words chosen by the numbers.
+    auto heldWords = [fair](double victim) {
+        return victim < 0.5 * fair ? "far below" : victim < 0.9 * fair ? "below" : "near";
+    };
+
     story.steps.push_back(
-        {"InfiniBand: credits, nothing dropped",
-         "N senders push into one receiver's port. On InfiniBand a transmitter sends only when "
-         "the next buffer has granted a credit, so queues stay bounded and nothing is dropped. "
-         "R's port stays full. The waiting still spreads hop by hop: T's uplink runs short of "
-         "credits, and the victim VS→VR slows with it.",
-         seconds, [m](double t) {
+        {e.ibDropped == 0 ? "InfiniBand: credits, nothing dropped"
+                          : "InfiniBand: credits, yet packets dropped",
+         fill("%1 senders push into one receiver's port. On InfiniBand a transmitter sends only "
+              "when the next buffer has granted a credit, so queues stay bounded: %2 packets "
+              "dropped and the incast got %3. The waiting still spreads hop by hop: T's uplink "
+              "runs short of credits, and the victim VS→VR averaged %4, %5 its %6 fair share.",
+              {std::to_string(m->senders), std::to_string(e.ibDropped), gb(e.ibGoodputGbps),
+               gb(e.ibVictimGbps), heldWords(e.ibVictimGbps), gb(fair)}),
+         kFrames * 0.1, [m](double t) {
              return Frames{{fabricFrame(m->ib, t), goodputChart(*m, m->ib, t, nullptr)}};
          }});
     story.steps.push_back(
-        {"RoCE with PFC: the pause climbs upstream",
-         "Same incast on Ethernet with PFC and no ECN. When an ingress buffer at S passes XOFF, S "
-         "pauses the port that feeds it, T's uplink included. T fills in turn and pauses H0 and "
-         "VS. The victim never touches R's port, yet it stalls far below its fair share: "
-         "head-of-line blocking.",
-         seconds, [m](double t) {
+        {e.pfcPauseDepth > 1 ? "RoCE with PFC: the pause climbs upstream"
+                             : "RoCE with PFC: S pauses its senders",
+         fill("Same incast on Ethernet with PFC and no ECN. When an ingress buffer at S passes "
+              "XOFF, S pauses the port that feeds it: %1 pause frames, %2 links paused, up to %3 "
+              "hops upstream. The victim never touches R's port, yet it averaged %4, %5 its %6 "
+              "fair share: head-of-line blocking. IB's credits left it %7.",
+              {std::to_string(e.pfcPauseFrames), std::to_string(e.pfcLinksPaused),
+               std::to_string(e.pfcPauseDepth), gb(e.pfcVictimGbps), heldWords(e.pfcVictimGbps),
+               gb(fair), gb(e.ibVictimGbps)}),
+         kFrames * 0.1, [m](double t) {
              return Frames{{fabricFrame(m->pfc, t), goodputChart(*m, m->pfc, t, nullptr)}};
          }});
     story.steps.push_back(
         {"Slow motion: the pause climbs hop by hop",
-         "The first microseconds of the same run, three packet times per frame. S's ingress "
-         "buffers pass XOFF first and S pauses the hosts on it, then T's uplink. T was already "
-         "pausing H0 and VS, which share that one uplink. With the uplink held T can hardly "
-         "drain, so the pause that started at R's port keeps the victim's sender paused most of "
-         "the time.",
-         8.0, [m](double t) {
+         fill("The first microseconds of the same run, %1 per frame. S's ingress buffers pass "
+              "XOFF first and S pauses the hosts on it, then T's uplink. T was already pausing "
+              "H0 and VS, which share that one uplink. With the uplink held T can hardly drain, "
+              "so the pause that started at R's port keeps the victim's sender paused.",
+              {formatSi(m->pfcSlow.frameS, "s")}),
+         8.0,
+         [m](double t) {
              return Frames{{fabricFrame(m->pfcSlow, t), pauseClimb(m->pfcSlow, t)}};
-         }});
+         },
+         pauseClimbResults(m->pfcSlow)});
     story.steps.push_back(
-        {"ECN + DCQCN: slow down before the buffers fill",
-         "Switches mark packets by RED once the egress queue passes Kmin. The receiver returns a "
-         "CNP, and each sender's NIC cuts its rate by α/2 and then climbs back. The senders close "
-         "in on 1/N of R's port, most pauses disappear and the victim gets much of its share "
-         "back.",
-         seconds, [m](double t) {
+        {e.dcqcnPauseFrames < e.pfcPauseFrames ? "ECN + DCQCN: slow down before the buffers fill"
+                                               : "ECN + DCQCN: marks, yet as many pauses",
+         fill("Switches mark packets by RED once the egress queue passes Kmin. The receiver "
+              "returns a CNP, and each sender's NIC cuts its rate, then climbs back, closing in "
+              "on %1 each, 1/N of R's port. Pause frames went from %2 to %3, and the victim "
+              "averaged %4 "
+              "(%5 under PFC alone).",
+              {gb(share), std::to_string(e.pfcPauseFrames), std::to_string(e.dcqcnPauseFrames),
+               gb(e.dcqcnVictimGbps), gb(e.pfcVictimGbps)}),
+         kFrames * 0.1,
+         [m](double t) {
              return Frames{{fabricFrame(m->dcqcn, t), rateChart(*m, m->dcqcn, t)}};
-         }});
+         },
+         {{"H0's allowed rate at the end", m->dcqcn.frames.back().flows.front().rateGbps}}});
+    m->lossyTitle = "No PFC: drops, and go-back-N resends whole windows";
     story.steps.push_back(
-        {"No PFC: drops, and go-back-N resends whole windows",
-         "Lossy RoCE: once S's egress buffer is full, arrivals are dropped. The receiver discards "
-         "everything after a gap and NAKs, and the sender rewinds and resends all of it. Most of "
-         "R's port carries packets that will be thrown away.",
-         seconds, [m](double t) {
+        {m->lossyTitle,
+         fill("Lossy RoCE: once S's egress buffer is full, arrivals are dropped (%1 here). The "
+              "receiver discards everything after a gap and NAKs, and the sender rewinds and "
+              "resends all of it (%2 packets). The incast got %3, %4 less than on InfiniBand.",
+              {std::to_string(e.lossyDropped), std::to_string(e.lossyRetransmitted),
+               gb(e.lossyGoodputGbps), formatShare(e.lossyGoodputLoss)}),
+         kFrames * 0.1, [m](double t) {
              return Frames{{fabricFrame(m->lossy, t), goodputChart(*m, m->lossy, t, &m->ib)}};
          }});
     story.steps.push_back(
         {"What one loss costs",
-         "A single sender and random loss, with no congestion. Each loss costs a round trip of "
-         "resent packets, on IB and RoCE alike, because both use the same go-back-N transport. "
-         "The simulation follows the formula, so a fabric that drops even 1 % loses a large "
-         "share of its goodput.",
+         fill("A single sender and random loss, with no congestion. Each loss costs a round "
+              "trip of resent packets (%1), on IB and RoCE alike, because both use the same "
+              "go-back-N transport. At %2 loss the formula keeps %3 of the link and the "
+              "simulation gives %4.",
+              {formatSignificant(loss.resentPerLoss, 3), formatShare(m->dropRate),
+               formatShare(lossFraction), gb(loss.chosenRoceGbps)}),
          6.0, [m](double) {
              return Frames{{lossChart(*m), lossFacts(*m)}};
          }});
+    const std::string flipWords =
+        d.flips.empty() ? std::string("No single change of condition flips it.")
+                        : fill("Changing %1 alone flips it.", {d.flips.front().factor});
     story.steps.push_back(
         {"The decision, and what flips it",
-         "The recommendation adds up reasons, and each reason quotes what the simulation measured. "
-         "Change the conditions and watch which single change flips the answer.",
+         fill("Each factor has a direction and a weight; the weights are assumed (judgement), "
+              "the reasons quote the runs above. Here: %1, score %2. %3",
+              {fabricChoiceWords(d.choice), std::to_string(d.score), flipWords}),
          8.0, [m](double) {
-             return Frames{{decisionFacts(*m), evidenceFacts(*m)}};
+             return Frames{{decisionFacts(*m), weightBars(*m)}};
          }});
+
+    // The whiteboard: this run's numbers, each with its primary source.
+    story.whiteboard.question =
+        fill("You are building a GPU cluster with %1 links. InfiniBand or RoCE? What happens to "
+             "each under an incast, and what would change your answer?",
+             {gb(m->gbps)});
+    story.whiteboard.points = {
+        {fill("InfiniBand is lossless by credits: in the %1:1 incast it dropped %2 packets and "
+              "delivered "
+              "%3. Credits still push back hop by hop, so the victim got %4 of a %5 fair share.",
+              {std::to_string(m->senders), std::to_string(e.ibDropped), gb(e.ibGoodputGbps),
+               gb(e.ibVictimGbps), gb(fair)}),
+         "Zhu et al., DCQCN, SIGCOMM '15 (IB's credit-based link layer)"},
+        {fill("Lossy RoCE drops at a full buffer and go-back-N resends a whole window per loss: "
+              "%1 goodput, %2 below IB. PFC stops the drops but its pauses climb %3 hops and held "
+              "the victim to %4.",
+              {gb(e.lossyGoodputGbps), formatShare(e.lossyGoodputLoss),
+               std::to_string(e.pfcPauseDepth), gb(e.pfcVictimGbps)}),
+         "Guo et al., RDMA over Commodity Ethernet at Scale, SIGCOMM '16; Zhu et al. SIGCOMM '15 "
+         "(congestion spreading)"},
+        {fill("ECN + DCQCN slow the senders before the buffers fill: pause frames %1 → %2, the "
+              "victim %3. Meta later managed congestion in the collective library instead and "
+              "runs a 24K-GPU RoCE cluster.",
+              {std::to_string(e.pfcPauseFrames), std::to_string(e.dcqcnPauseFrames),
+               gb(e.dcqcnVictimGbps)}),
+         "Zhu et al. SIGCOMM '15 §3; Grattafiori et al., Llama 3, 2024 §3.3.1; Gangidi et al., "
+         "SIGCOMM '24"},
+        {fill("A loss costs a round trip of resends on either fabric: with %1 resent per loss, "
+              "%2 loss keeps %3 of the link.",
+              {formatSignificant(loss.resentPerLoss, 3), formatShare(m->dropRate),
+               formatShare(lossFraction)}),
+         "Guo et al., SIGCOMM '16 (go-back-N)"},
+        {fill("%1 here (score %2, weights assumed). Operations skill weighs most; adaptive "
+              "routing and SHARP lean to IB, vendor lock-in and cost to Ethernet, scale to "
+              "neither. %3",
+              {fabricChoiceWords(d.choice), std::to_string(d.score), flipWords}),
+         "derived: assumed weights on this run's evidence; Graham et al., SHArP, COM-HPC '16"},
+    };
+    story.checks = {
+        {fill("With %1 incast senders at %2, what is the victim's fair share of T's uplink?",
+              {std::to_string(m->senders), gb(m->gbps)}),
+         fair, "Gb/s", 0.02,
+         fill("H0 can use only 1/%1 of R's port, so the victim is owed the rest of the uplink: "
+              "%2 × (1 − 1/%1) = %3.",
+              {std::to_string(std::max(m->senders, 2)), formatSignificant(m->gbps, 4), gb(fair)})},
+        {fill("A go-back-N sender resends %1 packets per loss. What share of the link does it keep "
+              "at %2 loss?",
+              {formatSignificant(loss.resentPerLoss, 3), formatShare(m->dropRate)}),
+         lossFraction * 100.0, "%", 0.02,
+         fill("1 / (1 + w·p/(1 − p)) = 1 / (1 + %1 × %2 / (1 − %2)) = %3; the simulation gave "
+              "%4 of %5.",
+              {formatSignificant(loss.resentPerLoss, 3), formatSignificant(m->dropRate, 3),
+               formatShare(lossFraction), gb(loss.chosenRoceGbps), gb(m->gbps)})},
+        {"Add up the factors' weights on the decision slide: what is the score?",
+         static_cast<double>(d.score), "", 0.0,
+         fill("The weights sum to %1, so the choice is %2 (> 0 → RoCE, otherwise InfiniBand).",
+              {std::to_string(d.score), fabricChoiceWords(d.choice)})},
+    };
+    addWhiteboardStep(story, fill("%1 for these conditions; both fabrics spread back-pressure, "
+                                  "and a loss costs a round trip on either.",
+                                  {fabricChoiceWords(d.choice)}));
     return story;
 }
 

@@ -35,6 +35,9 @@ struct TimelineFrame {
     // Lesson traces show GPU streams only; imported ones start with CPU threads collapsed.
     bool gpuOnly = false;
     std::string caption; // one line under the title (the verdict, a summary)
+    // Events are drawn only before this instant, in the stores' clock: a step that reveals
+    // its trace as it plays. 0: all of them.
+    std::int64_t revealEndNs = 0;
     bool operator==(const TimelineFrame&) const = default;
 };
 

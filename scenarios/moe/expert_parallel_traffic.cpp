@@ -3,6 +3,7 @@
 #include "engine/sentence.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -10,7 +11,7 @@
 namespace wb {
 
 ExpertParallelTraffic expertParallelAllToAll(const std::vector<long long>& loads, int topK,
-                                             const ExpertParallelSetup& setup) {
+                                             const ExpertParallelSetup& setup, double tokens) {
     const int experts = static_cast<int>(loads.size());
     const int n = setup.gpus;
     if (n < 1 || experts < 1 || experts % n != 0)
@@ -26,7 +27,10 @@ ExpertParallelTraffic expertParallelAllToAll(const std::vector<long long>& loads
         static_cast<double>(std::accumulate(loads.begin(), loads.end(), 0LL));
     if (!(assignments > 0.0))
         throw std::invalid_argument("no tokens routed");
-    const double tokens = assignments / topK;
+    if (!(tokens >= 0.0) || !std::isfinite(tokens))
+        throw std::invalid_argument("tokens must be a finite number ≥ 0");
+    if (tokens == 0.0)
+        tokens = assignments / topK;
     const double perGpuBytes = tokens / n * topK * setup.hidden * setup.bytesPerValue;
     const int perGpu = experts / n;
 
@@ -57,6 +61,8 @@ ExpertParallelTraffic expertParallelAllToAll(const std::vector<long long>& loads
     out.dispatchTimeS = c.cost.timeS;
     out.combineTimeS = c.cost.timeS;
     out.timeS = out.dispatchTimeS + out.combineTimeS;
+    out.latencyS = 2.0 * c.cost.latencyS;
+    out.bandwidthS = 2.0 * c.cost.bandwidthS;
     out.bottleneck = c.span.bottleneck;
     return out;
 }

@@ -36,12 +36,19 @@ struct ExpertParallelTraffic {
     double dispatchTimeS = 0.0;
     double combineTimeS = 0.0;
     double timeS = 0.0;
+    // timeS split into its α part ((N−1) message latencies per all-to-all) and its bytes/B
+    // part: the larger says whether the exchange is latency- or bandwidth-bound.
+    double latencyS = 0.0;
+    double bandwidthS = 0.0;
     LinkClass bottleneck = LinkClass::NvLink;
 };
 
-// loads: routed assignments per expert (they sum to k·T). Throws std::invalid_argument when
-// the GPUs do not divide the experts, or the topology cannot hold them.
+// loads: routed assignments per expert (they sum to k·T). tokens > 0 costs a batch of that
+// many tokens routed with the loads' shares (a small simulated batch stands for a large one:
+// only each GPU's share of the assignments enters the formulas above); 0 takes T = Σ loads/k.
+// Throws std::invalid_argument when the GPUs do not divide the experts, or the topology
+// cannot hold them.
 ExpertParallelTraffic expertParallelAllToAll(const std::vector<long long>& loads, int topK,
-                                             const ExpertParallelSetup& setup);
+                                             const ExpertParallelSetup& setup, double tokens = 0.0);
 
 } // namespace wb

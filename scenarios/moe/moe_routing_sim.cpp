@@ -32,6 +32,15 @@ void normalise(double* v, std::size_t n) {
             v[i] /= len;
 }
 
+// Largest, mean k·B/E, straggler and idle experts of a filled perExpert.
+void summariseServing(MoeServingBatch& out, int requests, int topK) {
+    out.largest = *std::max_element(out.perExpert.begin(), out.perExpert.end());
+    out.mean = static_cast<double>(requests) * static_cast<double>(topK) /
+               static_cast<double>(out.perExpert.size());
+    out.straggler = static_cast<double>(out.largest) / out.mean;
+    out.idleExperts = static_cast<int>(std::count(out.perExpert.begin(), out.perExpert.end(), 0LL));
+}
+
 } // namespace
 
 std::string balancingName(Balancing b) {
@@ -333,15 +342,35 @@ MoeServingBatch MoeRoutingSim::servingBatch(int requests, std::uint64_t seed) co
     const bool useBias = m_config.balancing == Balancing::Bias;
     for (std::size_t t = 0; t < toIndex(requests); ++t) {
         for (std::size_t e = 0; e < E; ++e)
-            score[e] = dot(&m_gate[e * d], &batch[t * d], d) + (useBias ? m_bias[e] : 0.0);
+            score[e] = dot(&m_gate[e * d], &batch[t * d], d) + (useBias ? m_bias[e] : 0.0) +
+                       m_config.routerNoise * rng.normal();
         selectTopK(score.data(), chosen.data());
         for (int e : chosen)
             ++out.perExpert[toIndex(e)];
     }
-    out.largest = *std::max_element(out.perExpert.begin(), out.perExpert.end());
-    out.mean = static_cast<double>(requests) * static_cast<double>(K) / static_cast<double>(E);
-    out.straggler = static_cast<double>(out.largest) / out.mean;
-    out.idleExperts = static_cast<int>(std::count(out.perExpert.begin(), out.perExpert.end(), 0LL));
+    summariseServing(out, requests, m_config.topK);
+    return out;
+}
+
+MoeServingBatch uniformServingBatch(int requests, int experts, int topK, std::uint64_t seed) {
+    if (requests < 1 || requests > 1'000'000)
+        throw std::invalid_argument("requests must be 1…1000000");
+    if (experts < 1 || topK < 1 || topK > experts)
+        throw std::invalid_argument("top-k must be between 1 and the number of experts");
+    SeededRandom rng(seed);
+    MoeServingBatch out;
+    out.perExpert.assign(toIndex(experts), 0);
+    // k distinct experts per token: a partial Fisher–Yates shuffle of the expert indices.
+    std::vector<int> order(toIndex(experts));
+    for (std::size_t e = 0; e < order.size(); ++e)
+        order[e] = static_cast<int>(e);
+    for (int t = 0; t < requests; ++t)
+        for (std::size_t j = 0; j < toIndex(topK); ++j) {
+            const std::size_t pick = j + rng.below(order.size() - j);
+            std::swap(order[j], order[pick]);
+            ++out.perExpert[toIndex(order[j])];
+        }
+    summariseServing(out, requests, topK);
     return out;
 }
 

@@ -80,6 +80,11 @@ struct MoeStepRecord {
 
 // The trained router applied to a fresh batch of requests (one token each, as in decode):
 // every expert runs one batched matmul, so the layer waits for the largest expert batch.
+// The batch is routed as in training, noisy top-k with the trained σ: the toy's tokens come
+// in tight clusters that a linear gate can split over experts only through that noise, so
+// routing without it would send each cluster's tokens to the same k experts, a collision
+// that real routers, whose tokens differ, do not show. What is left of the straggler is the
+// trained imbalance plus the randomness of a finite batch (uniformServingBatch).
 struct MoeServingBatch {
     std::vector<long long> perExpert; // tokens each expert must process
     long long largest = 0;
@@ -87,6 +92,11 @@ struct MoeServingBatch {
     double straggler = 0.0; // largest / mean: 1 when balanced
     int idleExperts = 0;
 };
+
+// A router that picks k distinct experts uniformly at random for each of B requests: the
+// straggler a perfectly balanced router still shows from the randomness of one batch (each
+// expert's count is binomial with mean k·B/E, and the layer waits for the largest).
+MoeServingBatch uniformServingBatch(int requests, int experts, int topK, std::uint64_t seed);
 
 class MoeRoutingSim {
 public:

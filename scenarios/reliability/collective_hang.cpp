@@ -178,7 +178,8 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
         longest = std::max(longest, static_cast<int>(r.entries.size()));
     }
     if (ranks.empty() || stuck >= longest) {
-        t.steps.push_back({"No hang in the recorders",
+        t.steps.push_back({TriageKind::NoHang,
+                           "No hang in the recorders",
                            "Every rank completed every collective it recorded, and all recorded "
                            "the same number: the flight recorders show no stuck collective.",
                            {}});
@@ -187,25 +188,30 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
     std::vector<int> started, notIssued;
     for (const auto& r : ranks)
         (r.stateAt(stuck) == CallState::NotIssued ? notIssued : started).push_back(r.rank);
+    t.stuckSeq = stuck;
     t.steps.push_back(
-        {"Find the first collective that never completed",
+        {TriageKind::FirstIncomplete, "Find the first collective that never completed",
          fill("Sequence number %1 is the lowest one that did not complete on every rank. %2 %3 "
-              "entered it and spin there: NVML GPU-Util reads 100% for a resident NCCL kernel, "
+              "entered it and spin there: NVML GPU-Util reads %4 for a resident NCCL kernel, "
               "so utilisation cannot tell victims from the culprit. Every rank is still a "
               "suspect.",
-              {std::to_string(stuck), std::to_string(started.size()), ranksWord(started.size())}),
+              {std::to_string(stuck), std::to_string(started.size()), ranksWord(started.size()),
+               formatPercent(100.0)}),
          all});
 
     // 2. Ranks that never issued it: everyone else waits for them.
     if (!notIssued.empty()) {
         std::string why =
-            fill("%1 %2 (%3) never called collective #%4; the %5 others are waiting for them.",
+            fill("%1 %2 (%3) never called collective #%4; the %5 others are waiting for %6.",
                  {std::to_string(notIssued.size()), ranksWord(notIssued.size()),
-                  rankList(notIssued), std::to_string(stuck), std::to_string(started.size())});
-        t.steps.push_back({fill("Who never issued #%1", {std::to_string(stuck)}), why, notIssued});
+                  rankList(notIssued), std::to_string(stuck), std::to_string(started.size()),
+                  notIssued.size() == 1 ? "it" : "them"});
+        t.steps.push_back({TriageKind::NeverIssued,
+                           fill("Who never issued #%1", {std::to_string(stuck)}), why, notIssued});
         t.culprits = notIssued;
     } else {
-        t.steps.push_back({fill("Every rank issued #%1", {std::to_string(stuck)}),
+        t.steps.push_back({TriageKind::AllIssued,
+                           fill("Every rank issued #%1", {std::to_string(stuck)}),
                            fill("All ranks called collective #%1, yet it did not complete: the "
                                 "calls must disagree.",
                                 {std::to_string(stuck)}),
@@ -229,7 +235,8 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
             }
         }
         if (bySignature.size() == 1 || tie) {
-            t.steps.push_back({fill("Compare the calls at #%1", {std::to_string(stuck)}),
+            t.steps.push_back({TriageKind::CompareCalls,
+                               fill("Compare the calls at #%1", {std::to_string(stuck)}),
                                bySignature.size() == 1
                                    ? "Every rank called the same op and size: the recorders "
                                      "cannot narrow it further (look at the network or a "
@@ -255,7 +262,8 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
                                     "mismatched shapes, or its calls are out of order)",
                               {std::to_string(r.rank), callText(e.call)});
         }
-        t.steps.push_back({fill("Compare the calls at #%1", {std::to_string(stuck)}),
+        t.steps.push_back({TriageKind::CompareCalls,
+                           fill("Compare the calls at #%1", {std::to_string(stuck)}),
                            fill("%1 ranks called %2 at #%3; %4.",
                                 {std::to_string(majority->size()), callText(majorityCall),
                                  std::to_string(stuck), detail}),
@@ -276,18 +284,40 @@ HangTriage triageHang(const std::vector<RankFlightRecord>& ranks) {
                           : std::string("It never called a collective.");
             why = fill("Rank %1 is the culprit. %2 %3",
                        {std::to_string(r->rank), last,
-                        r->alive ? "The process is alive but outside NCCL: take its stack "
-                                   "(py-spy dump) to see what it is doing instead."
-                                 : "Its process is gone: read its log and the host's kernel log "
-                                   "for the crash."});
+                        r->alive ? "The process is alive but outside NCCL: py-spy dump --pid "
+                                   "prints its Python stacks, which say what it does instead."
+                                 : "Its process is gone: read its own log and the host's kernel "
+                                   "log (dmesg) for the crash."});
         } else {
-            why = fill("Rank %1 is the culprit. Its call disagrees with everyone else's: compare "
-                       "its code path (a rank-dependent branch, uneven data) with the others'.",
+            why = fill("Rank %1 is the culprit. Its call disagrees with everyone else's: py-spy "
+                       "dump it and a healthy rank, and compare where each called from (a "
+                       "rank-dependent branch, uneven data).",
                        {std::to_string(r->rank)});
         }
-        t.steps.push_back({fill("Culprit: rank %1", {std::to_string(r->rank)}), why, t.culprits});
+        t.steps.push_back({TriageKind::Culprit, fill("Culprit: rank %1", {std::to_string(r->rank)}),
+                           why, t.culprits});
     }
     return t;
+}
+
+std::vector<std::vector<int>> identicalRankGroups(const std::vector<RankFlightRecord>& ranks) {
+    std::vector<std::vector<int>> groups;
+    std::vector<const RankFlightRecord*> firsts; // each group's first member
+    for (const RankFlightRecord& r : ranks) {
+        std::size_t g = 0;
+        for (; g < firsts.size(); ++g) {
+            const RankFlightRecord& o = *firsts[g];
+            if (o.alive == r.alive && o.entries == r.entries && o.gpuUtil == r.gpuUtil &&
+                o.smActivity == r.smActivity)
+                break;
+        }
+        if (g == firsts.size()) {
+            firsts.push_back(&r);
+            groups.emplace_back();
+        }
+        groups[g].push_back(r.rank);
+    }
+    return groups;
 }
 
 } // namespace wb

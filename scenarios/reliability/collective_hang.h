@@ -74,13 +74,25 @@ struct HangSimulation {
 // applies the fault to the culprit and runs the matching. Same config and seed, same result.
 HangSimulation simulateHang(const HangConfig& c, std::uint64_t seed);
 
+// What a triage step establishes; each kind has its own picture in the lesson.
+enum class TriageKind {
+    NoHang,          // every recorder complete: nothing to find
+    FirstIncomplete, // the lowest sequence number not completed everywhere
+    NeverIssued,     // the ranks that never called it
+    AllIssued,       // every rank called it, so the calls must disagree
+    CompareCalls,    // the calls at that number, against the majority's
+    Culprit,         // one rank left: what to look at on it
+};
+
 struct TriageStep {
+    TriageKind kind = TriageKind::NoHang;
     std::string title;
     std::string explanation;
     std::vector<int> suspects; // ranks still suspected after this step
 };
 struct HangTriage {
     std::vector<TriageStep> steps;
+    int stuckSeq = -1;         // the number the triage found; -1 with no hang
     std::vector<int> culprits; // the final suspects (one when the data can name it)
 };
 
@@ -89,5 +101,10 @@ struct HangTriage {
 // suspects; if every rank issued it, the ranks whose op or size disagrees with the majority
 // are. Each step says why, with the suspects that remain.
 HangTriage triageHang(const std::vector<RankFlightRecord>& ranks);
+
+// Ranks whose recorders read the same (liveness, every entry, GPU-Util, SM activity), in
+// order of their lowest rank: healthy ranks all read alike, so 32 of them are one group and
+// the one that differs stands alone.
+std::vector<std::vector<int>> identicalRankGroups(const std::vector<RankFlightRecord>& ranks);
 
 } // namespace wb

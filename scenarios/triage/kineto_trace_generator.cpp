@@ -136,6 +136,7 @@ struct RankTimeline {
     std::int64_t clockNs = 0;    // where the compute stream is free
     std::int64_t commFreeNs = 0; // where the NCCL stream is free
     double computeFactor = 1.0;  // systematic speed of this GPU
+    double jitter = 0.0;         // each kernel's spread around it
     std::int64_t skewNs = 0;     // this host's clock offset
     std::vector<std::int64_t> bucketReadyNs;
 };
@@ -145,7 +146,7 @@ void runKernels(RankTimeline& rank, SeededRandom& rng, const KernelSpec* specs, 
     for (std::size_t i = 0; i < count; ++i) {
         const KernelSpec& k = specs[i];
         rank.clockNs += ns(2.0 + 4.0 * rng.uniform()); // launch gap
-        const std::int64_t dur = ns(k.baseUs * rank.computeFactor * around(rng, 0.03));
+        const std::int64_t dur = ns(k.baseUs * rank.computeFactor * around(rng, rank.jitter));
         rank.kernels.push_back({k.name, rank.clockNs, dur, kComputeStream, k.grid});
         rank.clockNs += dur;
     }
@@ -275,10 +276,11 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
     std::vector<RankTimeline> ranks(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) {
         RankTimeline& rank = ranks[static_cast<std::size_t>(r)];
-        rank.computeFactor = around(rng, 0.02);
+        rank.computeFactor = around(rng, c.rankSpeedSpread);
+        rank.jitter = c.kernelJitter;
         if (c.triageCase == TriageCase::Straggler && r == c.stragglerRank)
             rank.computeFactor *= c.stragglerSlowdown;
-        rank.skewNs = kBaseNs + ns(3000.0 * (2.0 * rng.uniform() - 1.0));
+        rank.skewNs = kBaseNs + ns(c.clockSkewUs * (2.0 * rng.uniform() - 1.0));
         rank.clockNs = ns(200.0 + 50.0 * rng.uniform());
     }
     // Transfer time of one bucket on a healthy ring (α-β model), scaled on a slow fabric.
@@ -341,7 +343,8 @@ std::vector<std::string> generateKinetoTraces(const TraceGeneratorConfig& c) {
             rank.steps.push_back({.number = 100 + step,
                                   .startNs = stepStart[static_cast<std::size_t>(r)] - ns(40.0),
                                   .endNs = rank.clockNs + ns(30.0)});
-            rank.clockNs += ns(400.0 + 500.0 * rng.uniform()); // data loading: the GPU idles
+            // Data loading: the GPU idles.
+            rank.clockNs += ns(c.hostGapMinUs + (c.hostGapMaxUs - c.hostGapMinUs) * rng.uniform());
         }
     }
     std::vector<std::string> texts;

@@ -39,6 +39,17 @@ struct TraceGeneratorConfig {
     int layersPerBucket = 2;             // gradient bucket = this many layers
     double bucketBytes = 100e6;          // bytes all-reduced per bucket
     double busBandwidthBytesPerS = 40e9; // healthy link rate for the α-β ring cost
+    // The noise every case carries, so a healthy run's waits are small and explained: each
+    // GPU's systematic speed within ± rankSpeedSpread (clocks differ a little from GPU to GPU),
+    // each kernel within ± kernelJitter, and the host's data loading between steps takes
+    // hostGapMinUs to hostGapMaxUs. Which rank reaches an all-reduce last then changes from
+    // bucket to bucket, and every rank waits a little. A spread of a few per cent would make
+    // the fastest GPUs wait for the slowest every time: a mild straggler, not a healthy run.
+    double rankSpeedSpread = 0.002;
+    double kernelJitter = 0.03;
+    double hostGapMinUs = 400.0;
+    double hostGapMaxUs = 900.0;
+    double clockSkewUs = 3000.0; // each host's clock offset lies within ± this
 };
 
 // One Kineto JSON text per rank, rank 0 first. Deterministic for a given config.

@@ -9,18 +9,6 @@ namespace wb {
 
 namespace {
 
-constexpr double kStragglerExcess = 0.10; // compute above the others' median
-// A straggler holds every collective for about its whole compute excess, so the others'
-// extra wait should be comparable to it; half leaves room for slack hidden by overlap.
-constexpr double kWaitShareOfExcess = 0.5; // others' extra wait vs the compute excess
-constexpr double kUniformCompute = 0.10;   // every rank within this of the median
-constexpr double kMaterialComm = 0.05;     // median comm / window
-constexpr double kNoOverlapPct = 15.0;     // median hidden share below this: serialized
-constexpr double kExposedShare = 0.05;     // exposed comm worth fixing (overlap rule)
-constexpr double kFabricExposed = 0.15;    // exposed / window on every rank (fabric)
-constexpr double kFabricUniform = 0.60;    // smallest exposed / largest exposed
-constexpr double kFabricWaitShare = 1.0 / 3.0;
-
 double median(std::vector<double> v) {
     if (v.empty())
         return 0.0;
@@ -68,6 +56,19 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
     const double medExposed = median(exposed);
     const double medWait = median(wait);
     const double medHidden = median(hidden);
+    TriageMeasures& m = v.measures;
+    m.medianWindowUs = medWindow;
+    m.medianCommUs = medComm;
+    m.medianOverlapPct = medOverlap;
+    m.medianHiddenPct = medHidden;
+    m.medianExposedUs = medExposed;
+    m.medianWaitUs = medWait;
+    m.minComputeUs = *std::min_element(compute.begin(), compute.end());
+    m.maxComputeUs = *std::max_element(compute.begin(), compute.end());
+    m.minExposedShare = 1e300;
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+        m.minExposedShare =
+            std::min(m.minExposedShare, window[i] > 0.0 ? exposed[i] / window[i] : 0.0);
 
     if (medComm <= 0.0) {
         v.evidence = "no NCCL kernels in the traces: nothing waits on communication, so the "
@@ -90,8 +91,14 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
         const double othersWait = median(otherWait);
         const double minOtherWait = *std::min_element(otherWait.begin(), otherWait.end());
         const double excess = compute[s] - othersCompute;
-        if (othersCompute > 0.0 && excess > kStragglerExcess * othersCompute &&
-            wait[s] <= minOtherWait && othersWait - wait[s] >= kWaitShareOfExcess * excess) {
+        m.heaviestRank = ranks[s].rank;
+        m.heaviestComputeUs = compute[s];
+        m.othersComputeUs = othersCompute;
+        m.excessPct = othersCompute > 0.0 ? 100.0 * excess / othersCompute : 0.0;
+        m.heaviestWaitUs = wait[s];
+        m.othersWaitUs = othersWait;
+        if (othersCompute > 0.0 && excess > kTriageStragglerExcess * othersCompute &&
+            wait[s] <= minOtherWait && othersWait - wait[s] >= kTriageWaitShareOfExcess * excess) {
             v.verdict = "straggler";
             v.stragglerRank = ranks[s].rank;
             v.evidence = fill("rank %1 computes %2, %3 more than the other ranks' median %4; it "
@@ -101,7 +108,7 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
                                time(wait[s]), time(othersWait)});
             return v;
         }
-        if (othersCompute > 0.0 && excess > kStragglerExcess * othersCompute)
+        if (othersCompute > 0.0 && excess > kTriageStragglerExcess * othersCompute)
             rejected =
                 fill("; rank %1 computes %2 more than the others, but they wait only %3 "
                      "more than it in collectives (less than half the excess %4), so it is "
@@ -112,12 +119,13 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
 
     const double maxCompute = *std::max_element(compute.begin(), compute.end());
     const double minCompute = *std::min_element(compute.begin(), compute.end());
-    const bool uniform = maxCompute <= (1.0 + kUniformCompute) * medCompute &&
-                         minCompute >= (1.0 - kUniformCompute) * medCompute;
+    const bool uniform = maxCompute <= (1.0 + kTriageUniformCompute) * medCompute &&
+                         minCompute >= (1.0 - kTriageUniformCompute) * medCompute;
     const std::string computeText =
         fill("compute uniform (%1 to %2 per rank)", {time(minCompute), time(maxCompute)});
-    if (uniform && medComm >= kMaterialComm * medWindow && medHidden < kNoOverlapPct &&
-        medExposed >= kExposedShare * medWindow) {
+    m.computeUniform = uniform;
+    if (uniform && medComm >= kTriageMaterialComm * medWindow && medHidden < kTriageNoOverlapPct &&
+        medExposed >= kTriageExposedShare * medWindow) {
         v.verdict = "overlap";
         v.evidence =
             fill("%1, but only %2 of communication runs under compute (median; %3 of "
@@ -127,14 +135,14 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
         return v;
     }
 
-    if (uniform && medHidden >= kNoOverlapPct) {
+    if (uniform && medHidden >= kTriageNoOverlapPct) {
         bool everyRank = true;
         for (std::size_t i = 0; i < ranks.size(); ++i)
-            everyRank = everyRank && exposed[i] >= kFabricExposed * window[i];
+            everyRank = everyRank && exposed[i] >= kTriageFabricExposed * window[i];
         const double maxExposed = *std::max_element(exposed.begin(), exposed.end());
         const double minExposed = *std::min_element(exposed.begin(), exposed.end());
-        if (everyRank && minExposed >= kFabricUniform * maxExposed &&
-            medWait < kFabricWaitShare * medExposed) {
+        if (everyRank && minExposed >= kTriageFabricUniform * maxExposed &&
+            medWait < kTriageFabricWaitShare * medExposed) {
             v.verdict = "fabric";
             v.evidence = fill("%1 and overlap present (%2 of comm, %3 of what could hide, "
                               "medians), yet every rank has %4 to %5 of exposed communication (%6 "

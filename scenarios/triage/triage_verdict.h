@@ -30,10 +30,44 @@
 
 namespace wb {
 
+// The rules' thresholds, here so that a slide quoting a rule quotes the value it applies.
+inline constexpr double kTriageStragglerExcess = 0.10; // compute above the others' median
+// A straggler holds every collective for about its whole compute excess, so the others'
+// extra wait should be comparable to it; half leaves room for slack hidden by overlap.
+inline constexpr double kTriageWaitShareOfExcess = 0.5;     // others' extra wait vs the excess
+inline constexpr double kTriageUniformCompute = 0.10;       // every rank within this of the median
+inline constexpr double kTriageMaterialComm = 0.05;         // median comm / window
+inline constexpr double kTriageNoOverlapPct = 15.0;         // median hidden share below: serialized
+inline constexpr double kTriageExposedShare = 0.05;         // exposed comm worth fixing (overlap)
+inline constexpr double kTriageFabricExposed = 0.15;        // exposed / window on every rank
+inline constexpr double kTriageFabricUniform = 0.60;        // smallest exposed / largest exposed
+inline constexpr double kTriageFabricWaitShare = 1.0 / 3.0; // median wait / median exposed
+
+// What the rules compared, for a slide that shows a rule with the values it saw. Filled as
+// far as the rules got (a set without NCCL kernels stops after the medians).
+struct TriageMeasures {
+    long heaviestRank = -1;         // the rank with the most compute (straggler candidate)
+    double heaviestComputeUs = 0.0; // its compute
+    double othersComputeUs = 0.0;   // the median compute of the other ranks
+    double excessPct = 0.0;         // its compute above theirs, % of theirs
+    double heaviestWaitUs = 0.0;    // its wait in collectives
+    double othersWaitUs = 0.0;      // the other ranks' median wait
+    double minComputeUs = 0.0, maxComputeUs = 0.0;
+    bool computeUniform = false; // every rank within kTriageUniformCompute of the median
+    double medianWindowUs = 0.0;
+    double medianCommUs = 0.0;
+    double medianOverlapPct = 0.0; // overlap ÷ comm
+    double medianHiddenPct = 0.0;  // overlap ÷ min(comm, compute)
+    double medianExposedUs = 0.0;
+    double minExposedShare = 0.0; // the least exposed ÷ window over the ranks, fraction
+    double medianWaitUs = 0.0;
+};
+
 struct TriageVerdict {
     std::string verdict = "none"; // none | straggler | fabric | overlap
     std::optional<long> stragglerRank;
     std::string evidence;
+    TriageMeasures measures;
 };
 
 // `worldSize` is the job's size when the traces say it (distributedInfo), 0 when unknown.

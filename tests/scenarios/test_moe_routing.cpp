@@ -187,6 +187,21 @@ private slots:
         const double share0 = double(skewed[0] + skewed[1] + skewed[2] + skewed[3]) / (k * t);
         QVERIFY(std::fabs(z.receivedPerGpu[0] - perGpu * share0 * (n - 1)) <= 1e-6);
         QVERIFY(z.timeS > u.timeS);
+        // The time splits into (N−1)·α per all-to-all and the busiest GPU's bytes over B.
+        QCOMPARE(u.latencyS, 2 * c.cost.latencyS);
+        QCOMPARE(u.bandwidthS, 2 * c.cost.bandwidthS);
+        QVERIFY(std::fabs(u.latencyS + u.bandwidthS - u.timeS) <= 1e-12);
+        // A batch of B tokens with the loads' shares: bytes scale with B, shares stay.
+        const ExpertParallelTraffic big = expertParallelAllToAll(skewed, k, s, 64.0 * t);
+        QVERIFY(std::fabs(big.totalBytes - 64 * z.totalBytes) <= 1e-9 * big.totalBytes);
+        for (std::size_t g = 0; g < big.receivedPerGpu.size(); ++g)
+            QVERIFY(std::fabs(big.receivedPerGpu[g] - 64 * z.receivedPerGpu[g]) <=
+                    1e-9 * big.totalBytes);
+        // Latency-bound for a small batch, bandwidth-bound for a large one.
+        const ExpertParallelTraffic tiny = expertParallelAllToAll(uniform, k, s, 16);
+        QVERIFY(tiny.latencyS > tiny.bandwidthS);
+        QVERIFY(big.bandwidthS > big.latencyS);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, expertParallelAllToAll(uniform, k, s, -1));
         // One GPU: nothing leaves it.
         s.gpus = 1;
         const ExpertParallelTraffic one = expertParallelAllToAll(uniform, k, s);
@@ -344,10 +359,43 @@ private slots:
             QCOMPARE(b.largest, *std::max_element(b.perExpert.begin(), b.perExpert.end()));
             QCOMPARE(b.mean, 2.0 * 512 / 16);
         }
-        // Collapsed: one expert runs every request (8× a fair batch); balanced: a few times
-        // less. Serving routes without the training noise, so a little imbalance remains.
+        // Collapsed: one expert runs every request (8× a fair batch). Balanced: serving routes
+        // as in training (noisy top-k), so a fresh batch is about as even as the last training
+        // step, whose tokens came from the same clusters.
         QVERIFY(collapsed.servingBatch(512, 77).straggler >= 0.8 * 16 / 2);
-        QVERIFY(balanced.servingBatch(512, 77).straggler < 3.5);
+        const MoeStepRecord& last = balanced.history().back();
+        const double trained = last.maxLoadFraction * 16;
+        QVERIFY2(balanced.servingBatch(512, 77).straggler < 1.5 * trained,
+                 qPrintable(QString::number(balanced.servingBatch(512, 77).straggler)));
+    }
+
+    void uniformServingIsBinomial() {
+        // k distinct experts per request: counts sum to k·B, none above B, and the mean count
+        // per expert over many batches is k·B/E; the largest of one batch exceeds it by
+        // randomness alone, about a few standard deviations √(k·B/E·(1 − k/E)).
+        const int b = 512, e = 16, k = 2;
+        double meanLargest = 0.0;
+        std::vector<double> perExpert(e, 0.0);
+        const int batches = 200;
+        for (int i = 0; i < batches; ++i) {
+            const MoeServingBatch u = uniformServingBatch(b, e, k, static_cast<std::uint64_t>(i));
+            QCOMPARE(sum(u.perExpert), static_cast<long long>(k) * b);
+            QVERIFY(*std::max_element(u.perExpert.begin(), u.perExpert.end()) <= b);
+            QCOMPARE(u.mean, double(k) * b / e);
+            meanLargest += static_cast<double>(u.largest) / batches;
+            for (std::size_t j = 0; j < perExpert.size(); ++j)
+                perExpert[j] += static_cast<double>(u.perExpert[j]) / batches;
+        }
+        const double mean = double(k) * b / e;
+        const double sd = std::sqrt(mean * (1.0 - double(k) / e));
+        for (double m : perExpert)
+            QVERIFY2(std::fabs(m - mean) < 4 * sd / std::sqrt(double(batches)),
+                     qPrintable(QString::number(m)));
+        QVERIFY2(meanLargest > mean + sd && meanLargest < mean + 3.5 * sd,
+                 qPrintable(QString::number(meanLargest)));
+        // k = E: every request uses every expert, so nothing varies.
+        QCOMPARE(uniformServingBatch(100, 4, 4, 1).straggler, 1.0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, uniformServingBatch(10, 4, 5, 1));
     }
 
     void badConfigurationsAreRefused() {
@@ -404,6 +452,14 @@ private slots:
                                                    {"skew", "0.5"}});
         QVERIFY(big["tokens_fully_dropped"].is_null());
         QVERIFY(big["dropped_tokens"].get<long long>() > 0);
+        // The regime is named from the α-β split: the big batch moves gigabytes per GPU.
+        QCOMPARE(big["alltoall_regime"].get<std::string>(), std::string("bandwidth"));
+        QVERIFY(big["alltoall_bandwidth_s"].get<double>() >
+                big["alltoall_latency_s"].get<double>());
+        QVERIFY(std::fabs(big["alltoall_bandwidth_s"].get<double>() +
+                          big["alltoall_latency_s"].get<double>() -
+                          big["alltoall_time_s"].get<double>()) <=
+                1e-9 * big["alltoall_time_s"].get<double>());
         QCOMPARE(u["alltoall_bytes"].get<double>(), 2.0 * 4096 * 2 * 4096 * 2 * 7 / 8);
         QVERIFY_THROWS_EXCEPTION(CalcError, wb::test::runCalc("moe", {{"tokens", "10"},
                                                                       {"experts", "4"},

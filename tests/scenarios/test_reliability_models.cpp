@@ -556,6 +556,51 @@ private slots:
         QCOMPARE(j["culprits"].get<std::vector<int>>(), std::vector<int>{3});
         QVERIFY_THROWS_EXCEPTION(CalcError, runCalc("hang", {{"culprit", "20"}}));
     }
+
+    // Each triage step says what it establishes, in the order the triage finds it: the stuck
+    // number, then who never called it or that everyone did and how their calls differ, then
+    // the culprit. Ranks whose recorders read alike form one group; the culprit stands alone.
+    void hangTriageKindsAndRankGroups() {
+        using K = TriageKind;
+        const std::pair<HangFault, std::vector<K>> expected[] = {
+            {HangFault::DeadRank, {K::FirstIncomplete, K::NeverIssued, K::Culprit}},
+            {HangFault::SkippedCollective,
+             {K::FirstIncomplete, K::AllIssued, K::CompareCalls, K::Culprit}},
+            {HangFault::SizeMismatch,
+             {K::FirstIncomplete, K::AllIssued, K::CompareCalls, K::Culprit}},
+            {HangFault::OrderMismatch,
+             {K::FirstIncomplete, K::AllIssued, K::CompareCalls, K::Culprit}},
+        };
+        for (const auto& [fault, kinds] : expected)
+            for (int ranks : {3, 16, 32, 64}) {
+                HangConfig c;
+                c.fault = fault;
+                c.ranks = ranks;
+                c.culprit = ranks / 2;
+                const HangSimulation sim = simulateHang(c, 7);
+                const HangTriage t = triageHang(sim.ranks);
+                std::vector<K> got;
+                for (const TriageStep& s : t.steps)
+                    got.push_back(s.kind);
+                QVERIFY2(got == kinds, hangFaultName(fault).c_str());
+                QCOMPARE(t.stuckSeq, sim.stuckSeq);
+                const auto groups = identicalRankGroups(sim.ranks);
+                QCOMPARE(groups.size(), std::size_t{2});
+                QCOMPARE(groups[1], std::vector<int>{c.culprit});
+                QCOMPARE(int(groups[0].size()), ranks - 1);
+                for (int r : groups[0])
+                    QCOMPARE(sim.ranks[std::size_t(r)].entries, sim.ranks[0].entries);
+            }
+        // No fault: every rank reads alike, one group, and the triage says there is no hang.
+        HangConfig ok;
+        ok.fault = HangFault::None;
+        const HangSimulation sim = simulateHang(ok, 7);
+        QCOMPARE(identicalRankGroups(sim.ranks).size(), std::size_t{1});
+        const HangTriage t = triageHang(sim.ranks);
+        QCOMPARE(t.steps.size(), std::size_t{1});
+        QVERIFY(t.steps.front().kind == TriageKind::NoHang);
+        QCOMPARE(t.stuckSeq, -1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReliabilityModels)

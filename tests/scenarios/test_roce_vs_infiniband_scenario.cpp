@@ -1,8 +1,10 @@
 // roce-vs-infiniband roce-vs-infiniband: the frames say what the fabric model says. Each animated
 // step's FabricFrame equals a fresh FabricSim stepped frame by frame; InfiniBand never drops or
 // pauses; PFC pauses T's uplink and holds the victim far below its fair share; the go-back-N
-// chart follows the one formula; the decision panel is recommendFabric's, reason by reason;
-// bad parameters are refused; build() stays interactive.
+// chart follows the one formula; the decision panel is recommendFabric's, factor by factor, on
+// the very runs the steps animate; each quantity reads one number on every slide; no slide
+// names another by its number; bad parameters are refused; build() stays interactive.
+#include "engine/text_numbers.h"
 #include "fabric/fabric_recommendation.h"
 #include "fabric/fabric_sim.h"
 #include "fabric/go_back_n.h"
@@ -12,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QtTest>
 #include <cmath>
+#include <regex>
 #include <stdexcept>
 
 using namespace wb;
@@ -21,7 +24,16 @@ namespace {
 
 constexpr const char* kId = "roce-vs-infiniband";
 constexpr int kFrames = RoceVsInfinibandScenario::kFrames;
-enum StepIndex { Ib = 0, Pfc = 1, Slow = 2, Dcqcn = 3, Lossy = 4, Loss = 5, Decision = 6 };
+enum StepIndex {
+    Ib = 0,
+    Pfc = 1,
+    Slow = 2,
+    Dcqcn = 3,
+    Lossy = 4,
+    Loss = 5,
+    Decision = 6,
+    WhiteboardStep = 7
+};
 constexpr int kSlowFrames = RoceVsInfinibandScenario::kSlowFrames;
 
 int framesOf(int step) {
@@ -46,6 +58,47 @@ int linkBetween(const FabricFrame& f, const char* from, const char* to) {
     qFatal("no link %s→%s", from, to);
 }
 
+// The four incast runs as the lesson animates them: kFrames steps of kFabricFrameS each.
+FabricSummary steppedRun(FabricKind kind, bool pfc, bool ecn, int senders, double gbps,
+                         std::uint64_t seed) {
+    FabricConfig c = FabricConfig::incast(kind, pfc, ecn, senders, seed);
+    c.linkGbps = gbps;
+    FabricSim sim(c);
+    for (int k = 0; k < kFrames; ++k)
+        sim.step(kFabricFrameS);
+    return sim.summary();
+}
+
+FabricEvidence steppedEvidence(int senders, double gbps, std::uint64_t seed) {
+    return fabricEvidence(senders, gbps,
+                          steppedRun(FabricKind::InfiniBand, false, false, senders, gbps, seed),
+                          steppedRun(FabricKind::RoCE, false, false, senders, gbps, seed),
+                          steppedRun(FabricKind::RoCE, true, false, senders, gbps, seed),
+                          steppedRun(FabricKind::RoCE, true, true, senders, gbps, seed));
+}
+
+// Every text a step shows at rest, sources included.
+std::vector<std::string> everyWordAtRest(const Story& story) {
+    std::vector<std::string> out;
+    for (const Step& step : story.steps) {
+        out.push_back(step.title);
+        out.push_back(step.narration);
+        for (const Frame& frame : step.frames(1.0).items) {
+            if (const auto* f = std::get_if<FactsFrame>(&frame)) {
+                out.push_back(f->title);
+                for (const FactRow& r : f->rows)
+                    out.insert(out.end(), {r.label, r.value, r.source});
+            } else if (const auto* c = std::get_if<ChartFrame>(&frame)) {
+                out.push_back(c->title);
+                out.push_back(c->footnote);
+                for (const ChartMarker& m : c->markers)
+                    out.push_back(m.label);
+            }
+        }
+    }
+    return out;
+}
+
 const ChartSeries& seriesNamed(const ChartFrame& c, const std::string& name) {
     for (const ChartSeries& s : c.series)
         if (s.name == name)
@@ -58,12 +111,14 @@ const ChartSeries& seriesNamed(const ChartFrame& c, const std::string& name) {
 class TestRoceVsInfinibandScenario : public QObject {
     Q_OBJECT
 private slots:
-    void isRegisteredWithSixSteps() {
+    void isRegisteredWithEightSteps() {
         const Scenario* s = findScenario(kId);
         QVERIFY(s != nullptr);
         QVERIFY(s->group() == ScenarioGroup::CollectivesAndFabrics);
         const Story story = s->build(s->defaultParams());
-        QCOMPARE(story.steps.size(), std::size_t(7));
+        QCOMPARE(story.steps.size(), std::size_t(8));
+        QCOMPARE(QString::fromStdString(story.steps[WhiteboardStep].title),
+                 QString(kWhiteboardTitle));
         QVERIFY(story.provenance.rfind("modeled on CPU: packet-level incast", 0) == 0);
     }
 
@@ -247,7 +302,7 @@ private slots:
             }
             QVERIFY(s.points.back().y < 0.5 * s.points.front().y); // 5 % loss costs over half
         }
-        // The lossy incast of step 4 drops packets and rewinds.
+        // The lossy incast drops packets and rewinds.
         long long drops = 0, resent = 0;
         for (int k = 0; k < kFrames; ++k)
             for (const FabricFrameLink& l : fabricAt(story, Lossy, k).links) {
@@ -258,85 +313,133 @@ private slots:
         QVERIFY(resent > drops); // a drop costs a window of resends
     }
 
-    // The panel is recommendFabric's answer for the same conditions on the same evidence.
+    // The panel is recommendFabric's answer for the same conditions on the evidence of the very
+    // runs the steps animate: every factor with its weight, then the flips.
     void decisionPanelIsTheRecommendation_data() {
-        QTest::addColumn<QString>("team");
-        QTest::addColumn<QString>("gpus");
-        QTest::addColumn<QString>("tenants");
-        QTest::addColumn<QString>("vendor");
-        QTest::addColumn<QString>("budget");
-        QTest::newRow("defaults") << "no"
-                                  << "1024"
-                                  << "no"
-                                  << "no"
-                                  << "no";
-        QTest::newRow("ethernet shop") << "yes"
-                                       << "1024"
-                                       << "yes"
-                                       << "yes"
-                                       << "no";
-        QTest::newRow("large, tenants") << "no"
-                                        << "16384"
-                                        << "yes"
-                                        << "no"
-                                        << "yes";
+        QTest::addColumn<QStringList>("conditions");
+        const QStringList keys{"team-lossless-ethernet", "multi-tenant",   "spreads-flows",
+                               "in-network-reduction",   "vendor-lock-in", "budget-constrained"};
+        QTest::newRow("defaults") << QStringList{};
+        QTest::newRow("ethernet shop")
+            << QStringList{"team-lossless-ethernet", "multi-tenant", "vendor-lock-in"};
+        QTest::newRow("large, tenants, frugal")
+            << QStringList{"gpus=16384", "multi-tenant", "budget-constrained", "spreads-flows"};
+        QTest::newRow("everything") << keys;
     }
     void decisionPanelIsTheRecommendation() {
-        QFETCH(QString, team);
-        QFETCH(QString, gpus);
-        QFETCH(QString, tenants);
-        QFETCH(QString, vendor);
-        QFETCH(QString, budget);
-        const QByteArray t = team.toUtf8(), g = gpus.toUtf8(), m = tenants.toUtf8(),
-                         v = vendor.toUtf8(), b = budget.toUtf8();
-        const Story story = build(kId, {{"team-lossless-ethernet", t.constData()},
-                                        {"gpus", g.constData()},
-                                        {"multi-tenant", m.constData()},
-                                        {"vendor-lock-in", v.constData()},
-                                        {"budget-constrained", b.constData()}});
+        QFETCH(QStringList, conditions);
+        std::vector<std::pair<std::string, std::string>> params;
         FabricConditions c;
-        c.teamRunsLosslessEthernet = team == "yes";
-        c.gpus = gpus.toInt();
-        c.multiTenant = tenants == "yes";
-        c.vendorLockInConcern = vendor == "yes";
-        c.budgetConstrained = budget == "yes";
-        const FabricRecommendation r =
-            recommendFabric(c, measureFabricEvidence(8, 400, kFrames * kFabricFrameS, 1));
+        for (const QString& x : conditions) {
+            if (x.startsWith("gpus=")) {
+                params.emplace_back("gpus", x.mid(5).toStdString());
+                c.gpus = x.mid(5).toInt();
+                continue;
+            }
+            params.emplace_back(x.toStdString(), "yes");
+            c.teamRunsLosslessEthernet |= x == "team-lossless-ethernet";
+            c.multiTenant |= x == "multi-tenant";
+            c.spreadsFlows |= x == "spreads-flows";
+            c.inNetworkReduction |= x == "in-network-reduction";
+            c.vendorLockInConcern |= x == "vendor-lock-in";
+            c.budgetConstrained |= x == "budget-constrained";
+        }
+        const Scenario& scenario = *findScenario(kId);
+        Params p = scenario.defaultParams();
+        for (const auto& [k, v] : params)
+            QVERIFY(!p.set(k, v).has_value());
+        const Story story = scenario.build(p, ScenarioInputs::shipped());
+        const FabricRecommendation r = recommendFabric(c, steppedEvidence(8, 400, 1));
         const auto panel = first<FactsFrame>(story.steps[Decision].frames(0.5));
         QVERIFY(panel.has_value());
+        QVERIFY(panel->title.rfind(fabricChoiceWords(r.choice), 0) == 0);
+        QVERIFY(panel->title.find("score " + std::to_string(r.score)) != std::string::npos);
+        QVERIFY(panel->title.find("assumed") != std::string::npos);
         const std::vector<FactRow>& rows = panel->rows;
-        QVERIFY(rows.size() >= 3);
-        QCOMPARE(QString::fromStdString(rows[0].value), r.choice == FabricKind::InfiniBand
-                                                            ? QString("InfiniBand")
-                                                            : QString("RoCE (lossless Ethernet)"));
-        // Reasons: a labelled row, then unlabelled rows that continue its text.
-        std::vector<std::pair<std::string, std::string>> reasons;
-        std::vector<std::string> flips;
-        for (std::size_t i = 2; i < rows.size(); ++i) {
-            if (rows[i].label == "Flips if") {
-                flips.push_back(rows[i].value);
-            } else if (rows[i].label.empty()) {
-                QVERIFY(!reasons.empty());
-                reasons.back().second.append(" ").append(rows[i].source);
-            } else {
-                reasons.emplace_back(rows[i].label, rows[i].source);
+        QCOMPARE(r.reasons.size(), std::size_t(7));
+        QCOMPARE(rows.size(), r.reasons.size() + 1 + std::max<std::size_t>(1, r.flips.size()));
+        for (std::size_t i = 0; i < r.reasons.size(); ++i) {
+            const FabricReason& x = r.reasons[i];
+            QVERIFY(rows[i].label.rfind(x.factor, 0) == 0);
+            QVERIFY(rows[i].label.find(x.setting) != std::string::npos);
+            QVERIFY(rows[i].source.rfind(x.text, 0) == 0);
+            const std::string sign = x.weight > 0 ? "RoCE +" : x.weight < 0 ? "IB −" : "neither, 0";
+            QVERIFY2(rows[i].value.rfind(sign, 0) == 0, rows[i].value.c_str());
+        }
+        const std::size_t firstFlip = r.reasons.size() + 1;
+        if (r.flips.empty())
+            QCOMPARE(QString::fromStdString(rows[firstFlip].value), QString("no single change"));
+        for (std::size_t i = 0; i < r.flips.size(); ++i)
+            QCOMPARE(QString::fromStdString(rows[firstFlip + i].value),
+                     QString::fromStdString(r.flips[i].setting));
+        // The check question's score is the panel's.
+        QCOMPARE(story.checks.back().answer, static_cast<double>(r.score));
+    }
+
+    // One number per quantity: the victim's goodput reads the same on the chart of its step,
+    // in the evidence table and on the whiteboard, and it is the run's own summary.
+    void eachQuantityReadsOneNumber() {
+        const Story story = build(kId);
+        const FabricEvidence e = steppedEvidence(8, 400, 1);
+        const auto markerShows = [&](int step, double gbps) {
+            for (const Frame& frame : story.steps[static_cast<std::size_t>(step)].frames(1.0).items)
+                if (const auto* c = std::get_if<ChartFrame>(&frame))
+                    for (const ChartMarker& m : c->markers)
+                        if (m.label.rfind("victim mean ", 0) == 0) {
+                            const auto q = quotedNumbers(m.label);
+                            return q.size() == 1 && shows(q[0], gbps);
+                        }
+            return false;
+        };
+        QVERIFY(markerShows(Ib, e.ibVictimGbps));
+        QVERIFY(markerShows(Pfc, e.pfcVictimGbps));
+        QVERIFY(markerShows(Dcqcn, e.dcqcnVictimGbps));
+        // The whiteboard quotes the same three.
+        const auto board = first<FactsFrame>(story.steps[WhiteboardStep].frames(1.0));
+        QVERIFY(board.has_value());
+        const auto quotes = [&](double gbps) {
+            for (const FactRow& r : board->rows)
+                for (const QuotedNumber& q : quotedNumbers(r.label))
+                    if (q.scale == 1e9 && shows(q, gbps))
+                        return true;
+            return false;
+        };
+        QVERIFY(quotes(e.ibVictimGbps) && quotes(e.pfcVictimGbps) && quotes(e.dcqcnVictimGbps));
+        // Every "… Gb/s" a resting slide quotes next to "victim" is one of those three.
+        for (const std::string& w : everyWordAtRest(story))
+            for (std::size_t at = w.find("victim"); at != std::string::npos;
+                 at = w.find("victim", at + 1)) {
+                const auto after = quotedNumbers(w.substr(at, 40));
+                if (after.empty() || after[0].scale != 1e9)
+                    continue;
+                bool known = false;
+                for (double v : {e.ibVictimGbps, e.pfcVictimGbps, e.dcqcnVictimGbps,
+                                 e.lossyVictimGbps, e.victimFairGbps})
+                    known |= shows(after[0], v);
+                QVERIFY2(known, w.c_str());
             }
-        }
-        QCOMPARE(reasons.size(), r.reasons.size());
-        for (std::size_t i = 0; i < reasons.size(); ++i) {
-            QCOMPARE(QString::fromStdString(reasons[i].first),
-                     QString::fromStdString(r.reasons[i].condition));
-            QCOMPARE(QString::fromStdString(reasons[i].second),
-                     QString::fromStdString(r.reasons[i].text));
-        }
-        if (r.flips.empty()) {
-            QCOMPARE(flips.size(), std::size_t(1));
-            QCOMPARE(QString::fromStdString(flips[0]), QString("no single change"));
-        } else {
-            QCOMPARE(flips.size(), r.flips.size());
-            for (std::size_t i = 0; i < flips.size(); ++i)
-                QCOMPARE(QString::fromStdString(flips[i]), QString::fromStdString(r.flips[i]));
-        }
+    }
+
+    // A slide never points at another by number ("step 4"): steps are named by their title.
+    void noSlideNamesAStepByNumber() {
+        const Story story = build(kId);
+        const std::regex byNumber(R"(\bsteps? \d)", std::regex::icase);
+        for (const std::string& w : everyWordAtRest(story))
+            QVERIFY2(!std::regex_search(w, byNumber), w.c_str());
+        QVERIFY(!std::regex_search(findScenario(kId)->answer(), byNumber));
+    }
+
+    // The victim's fair share is one formula, link·(1 − 1/max(N, 2)), in the chart, the
+    // evidence and calc.
+    void victimFairShareIsOneFormula() {
+        QCOMPARE(victimFairShareGbps(400, 8), 350.0);
+        QCOMPARE(victimFairShareGbps(400, 2), 200.0);
+        QCOMPARE(victimFairShareGbps(400, 1), 200.0); // the lone sender and the victim split T
+        const Story story = build(kId, {{"senders", "4"}, {"gbps", "200"}});
+        const auto chart = first<ChartFrame>(story.steps[Ib].frames(1.0));
+        QVERIFY(chart.has_value());
+        QCOMPARE(seriesNamed(*chart, "fair share").points.front().y, victimFairShareGbps(200, 4));
+        QCOMPARE(story.checks.front().answer, victimFairShareGbps(200, 4));
     }
 
     void badParametersAreRefused() {

@@ -325,40 +325,233 @@ private slots:
         Params p = s->defaultParams();
         QVERIFY(!p.set("ranks", "4"));
         const Story lesson = s->build(p);
-        QCOMPARE(lesson.steps.size(), std::size_t{5});
+        QCOMPARE(lesson.steps.size(), std::size_t{8});
         QVERIFY(lesson.provenance.starts_with("modeled on CPU: seeded generator (seed 1"));
         QCOMPARE(firstImportedStep(lesson), -1);
         const char* verdicts[] = {"none", "straggler", "fabric", "overlap"};
+        const std::size_t caseSteps[] = {0, 1, 3, 4};
         for (std::size_t i = 0; i < 4; ++i) {
-            QVERIFY2(lesson.steps[i].title.find(std::string("verdict ") + verdicts[i]) !=
-                         std::string::npos,
-                     lesson.steps[i].title.c_str());
-            const Frames f = lesson.steps[i].frames(0.5);
+            const Step& step = lesson.steps[caseSteps[i]];
+            QVERIFY2(step.title.find(std::string("verdict ") + verdicts[i]) != std::string::npos,
+                     step.title.c_str());
+            const Frames f = step.frames(0.5);
             QCOMPARE(f.items.size(), std::size_t{2});
             const auto& tl = std::get<TimelineFrame>(f.items[0]);
             QCOMPARE(tl.lanes.size(), std::size_t{4});
             QVERIFY(tl.gpuOnly);
-            QVERIFY(std::holds_alternative<FactsFrame>(f.items[1]));
+            QVERIFY(std::holds_alternative<BarChartFrame>(f.items[1]));
         }
-        const Frames side = lesson.steps[4].frames(0.0);
+        const Frames side = lesson.steps[5].frames(0.0);
         QCOMPARE(side.items.size(), std::size_t{4});
+        QCOMPARE(lesson.steps.back().title, std::string(kWhiteboardTitle));
 
         // Import mode: the user's ranks come first, titled "Your traces".
         for (const char* file : {"/triage/two_ranks_rank-0.json", "/triage/two_ranks_rank-1.json"})
             in.imported.traces.push_back(
                 {importTrace(kData + file), in.imported.traces.size() == 0 ? 0L : 1L});
         const Story mine = s->build(p, in);
-        QCOMPARE(mine.steps.size(), std::size_t{6});
-        QCOMPARE(firstImportedStep(mine), 0);
-        QVERIFY2(mine.steps[0].title.find("fabric") != std::string::npos,
-                 mine.steps[0].title.c_str());
+        // The user's step follows the lesson's whiteboard answer.
+        QCOMPARE(mine.steps.size(), std::size_t{9});
+        QCOMPARE(firstImportedStep(mine), 8);
+        QCOMPARE(mine.steps[7].title, std::string(kWhiteboardTitle));
+        QVERIFY2(mine.steps[8].title.find("fabric") != std::string::npos,
+                 mine.steps[8].title.c_str());
         QVERIFY(
             mine.provenance.starts_with("IMPORTED: two_ranks_rank-0.json, two_ranks_rank-1.json"));
-        const Frames f = mine.steps[0].frames(0.0);
+        const Frames f = mine.steps[8].frames(1.0);
         const auto& tl = std::get<TimelineFrame>(f.items[0]);
         QCOMPARE(tl.lanes.size(), std::size_t{2});
         QVERIFY(!tl.gpuOnly);
-        QVERIFY(f == mine.steps[0].frames(0.0));
+        QVERIFY(f == mine.steps[8].frames(1.0));
+    }
+
+    // A healthy run's waits are arrival jitter, not a culprit: every rank waits a little, far
+    // less than the ranks waiting for a straggler, and no rank waits many times the median.
+    void healthyWaitsAreSmall_data() { generatedCases_data(); }
+    void healthyWaitsAreSmall() {
+        QFETCH(int, ranks);
+        QFETCH(int, seed);
+        TraceGeneratorConfig cfg;
+        cfg.ranks = ranks;
+        cfg.seed = static_cast<std::uint64_t>(seed);
+        const auto healthy = figuresOf(generateImportedTraces(cfg));
+        cfg.triageCase = TriageCase::Straggler;
+        cfg.stragglerRank = 0;
+        const TriageVerdict straggler = triageVerdict(figuresOf(generateImportedTraces(cfg)));
+        const TriageVerdict calm = triageVerdict(healthy);
+        dump("healthy wait", healthy, calm);
+        for (const RankFigures& r : healthy) {
+            // Per all-reduce under the spread of the data-loading gap (ranks start each step
+            // that far apart at most, plus kernel jitter), under 5 % of the window, and under a
+            // sixth of what a 1.3x straggler costs.
+            QVERIFY2(r.waitUs / r.collectives < cfg.hostGapMaxUs - cfg.hostGapMinUs,
+                     qPrintable(QString::number(r.waitUs)));
+            QVERIFY(r.waitUs < 0.05 * r.windowUs);
+            QVERIFY(r.waitUs < straggler.measures.othersWaitUs / 6.0);
+        }
+    }
+
+    // The measures a slide quotes are the ones the rules compared.
+    void measuresAreWhatTheRulesCompared() {
+        TraceGeneratorConfig cfg;
+        cfg.triageCase = TriageCase::Straggler;
+        cfg.ranks = 4;
+        cfg.seed = 3;
+        cfg.stragglerRank = 2;
+        const auto f = figuresOf(generateImportedTraces(cfg));
+        const TriageVerdict v = triageVerdict(f);
+        const TriageMeasures& m = v.measures;
+        QCOMPARE(m.heaviestRank, 2L);
+        QCOMPARE(m.heaviestComputeUs, f[2].computeUs);
+        QCOMPARE(m.heaviestWaitUs, f[2].waitUs);
+        std::vector<double> others;
+        for (const RankFigures& r : f)
+            if (r.rank != 2)
+                others.push_back(r.computeUs);
+        std::sort(others.begin(), others.end());
+        QCOMPARE(m.othersComputeUs, others[1]); // the median of three
+        QVERIFY(std::abs(m.excessPct - 100.0 * (f[2].computeUs - others[1]) / others[1]) < 1e-9);
+        double least = 1e300;
+        for (const RankFigures& r : f)
+            least = std::min(least, r.exposedCommUs / r.windowUs);
+        QCOMPARE(m.minExposedShare, least);
+    }
+
+    // The words follow the verdict and the values: a slowdown of 1x is no straggler, and a
+    // fabric 1.2x slower that still hides under compute is no slow fabric.
+    void narrationFollowsTheVerdict_data() {
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<int>("step");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("mustNot");
+        QTest::addRow("straggler 1x") << "straggler-slowdown"
+                                      << "1" << 1 << "none"
+                                      << "waits inside";
+        QTest::addRow("fabric 1x") << "fabric-slowdown"
+                                   << "1" << 3 << "none"
+                                   << "slow";
+        QTest::addRow("fabric 1.2x") << "fabric-slowdown"
+                                     << "1.2" << 3 << "none"
+                                     << "Every collective";
+    }
+    void narrationFollowsTheVerdict() {
+        QFETCH(QString, param);
+        QFETCH(QString, value);
+        QFETCH(int, step);
+        QFETCH(QString, verdict);
+        QFETCH(QString, mustNot);
+        const Scenario* s = findScenario("slowdown-triage");
+        Params p = s->defaultParams();
+        QVERIFY(!p.set(param.toStdString(), value.toStdString()));
+        const Story story = s->build(p);
+        const Step& st = story.steps[static_cast<std::size_t>(step)];
+        QVERIFY2(st.title.ends_with("verdict " + verdict.toStdString()), st.title.c_str());
+        QVERIFY2(st.narration.find("Verdict: " + verdict.toStdString()) != std::string::npos,
+                 st.narration.c_str());
+        QVERIFY2(st.narration.find(mustNot.toStdString()) == std::string::npos,
+                 st.narration.c_str());
+        // The whiteboard says the case read otherwise, with the verdict.
+        bool said = false;
+        for (const WhiteboardPoint& w : story.whiteboard.points)
+            said = said || w.text.find("reads " + verdict.toStdString()) != std::string::npos;
+        QVERIFY(said);
+    }
+
+    // Every step but the still whiteboard animates: its frame at t = 0.5 is not its resting
+    // frame. Timelines at rest draw their whole trace.
+    void stepsAnimate() {
+        const Scenario* s = findScenario("slowdown-triage");
+        const Story story = s->build(s->defaultParams());
+        for (std::size_t i = 0; i + 1 < story.steps.size(); ++i) {
+            const Step& st = story.steps[i];
+            QVERIFY2(!(st.frames(0.5) == st.frames(1.0)), st.title.c_str());
+            for (const Frame& f : st.frames(1.0).items)
+                if (const auto* tl = std::get_if<TimelineFrame>(&f))
+                    QCOMPARE(tl->revealEndNs, std::int64_t{0});
+        }
+    }
+
+    // The four cases share one time axis: equal windows, as long as the longest trace, and
+    // equal lane labels (so equal label columns and equal plot widths).
+    void sideBySideSharesOneAxis() {
+        const Scenario* s = findScenario("slowdown-triage");
+        const Story story = s->build(s->defaultParams());
+        const Frames grid = story.steps[5].frames(1.0);
+        QCOMPARE(grid.arrangement, Arrangement::Grid);
+        std::int64_t longest = 0;
+        std::vector<std::int64_t> spans;
+        for (const Frame& f : grid.items) {
+            const auto& tl = std::get<TimelineFrame>(f);
+            const auto [lo, hi] = timeSpan(tl);
+            QCOMPARE(tl.viewStartNs, lo);
+            longest = std::max(longest, hi - lo);
+            spans.push_back(tl.viewEndNs - tl.viewStartNs);
+            for (std::size_t i = 0; i < tl.lanes.size(); ++i)
+                QCOMPARE(tl.lanes[i].label.find('('), std::string::npos);
+        }
+        for (const std::int64_t span : spans)
+            QCOMPARE(span, longest);
+        // Mid-play every panel is revealed to the same time since its start.
+        const Frames mid = story.steps[5].frames(0.5);
+        for (const Frame& f : mid.items) {
+            const auto& tl = std::get<TimelineFrame>(f);
+            QVERIFY(std::llabs(tl.revealEndNs - tl.viewStartNs - longest / 2) <= 1);
+        }
+    }
+
+    // Per rank compute and wait; the straggler's bar is emphasised, computes most, waits
+    // least. nvidia-smi's step splits each window into compute, NCCL-only and idle.
+    void barsPerRank() {
+        const Scenario* s = findScenario("slowdown-triage");
+        const Story story = s->build(s->defaultParams());
+        const auto bars = std::get<BarChartFrame>(story.steps[1].frames(1.0).items[1]);
+        QCOMPARE(bars.categories.size(), std::size_t{8});
+        QVERIFY(bars.emphasis >= 0);
+        const auto& e = bars.categories[static_cast<std::size_t>(bars.emphasis)];
+        for (const BarCategory& c : bars.categories) {
+            QCOMPARE(c.segments.size(), std::size_t{2});
+            QVERIFY(c.segments[0].value <= e.segments[0].value);
+            QVERIFY(c.segments[1].value >= e.segments[1].value);
+        }
+        const auto util = std::get<BarChartFrame>(story.steps[2].frames(1.0).items[0]);
+        QCOMPARE(util.categories.size(), std::size_t{8});
+        const auto& slow = util.categories[static_cast<std::size_t>(util.emphasis)];
+        for (const BarCategory& c : util.categories) {
+            QCOMPARE(c.segments.size(), std::size_t{2});
+            // GPU-Util over 90 % on every rank: waiting in NCCL counts as busy.
+            QVERIFY2(c.segments[0].value + c.segments[1].value > 0.9, c.label.c_str());
+            QVERIFY(c.segments[0].value <= slow.segments[0].value);
+        }
+        const auto facts = std::get<FactsFrame>(story.steps[2].frames(1.0).items[1]);
+        QVERIFY(facts.rows.front().source.find("NVML") != std::string::npos);
+    }
+
+    // The rules are on a slide, in order, each with the case it fired on.
+    void rulesOnASlide() {
+        const Scenario* s = findScenario("slowdown-triage");
+        const Story story = s->build(s->defaultParams());
+        const auto rules = std::get<FactsFrame>(story.steps[6].frames(1.0).items[0]);
+        QCOMPARE(rules.rows.size(), std::size_t{4});
+        const char* names[] = {"straggler:", "overlap:", "fabric:", "none:"};
+        const char* fired[] = {"Straggler", "Broken overlap", "Slow fabric", "Healthy"};
+        for (std::size_t i = 0; i < 4; ++i) {
+            QVERIFY2(rules.rows[i].label.starts_with(names[i]), rules.rows[i].label.c_str());
+            QVERIFY2(rules.rows[i].value.find(fired[i]) != std::string::npos,
+                     rules.rows[i].value.c_str());
+            QVERIFY(rules.rows[i].emphasis);
+        }
+        QCOMPARE(std::get<FactsFrame>(story.steps[6].frames(0.0).items[0]).rows.size(),
+                 std::size_t{1});
+        // Beside the rules, where each case's time goes: compute alike, exposed comm not.
+        const auto where = std::get<BarChartFrame>(story.steps[6].frames(1.0).items[1]);
+        QCOMPARE(where.categories.size(), std::size_t{4});
+        for (std::size_t i = 1; i < 4; ++i) {
+            QVERIFY(std::abs(where.categories[i].segments[0].value -
+                             where.categories[0].segments[0].value) <
+                    0.05 * where.categories[0].segments[0].value);
+            QVERIFY(where.categories[i].segments[1].value > where.categories[0].segments[1].value);
+        }
     }
 };
 

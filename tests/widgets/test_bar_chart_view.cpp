@@ -147,6 +147,25 @@ private slots:
         QVERIFY(view.segmentText(c, s).startsWith(QStringLiteral("expert-63")));
     }
 
+    void tinyByteAxesLabelEachTickOnce() {
+        // Bytes below 1 kB print whole: an axis of zeros (one GPU sends nothing) or of a few
+        // bytes must not read "1 B, 1 B, 0 B". Every tick's label differs from the others.
+        for (const double top : {0.0, 1.0, 3.0, 7.0, 999.0}) {
+            BarChartFrame f;
+            f.unit = BarValueUnit::Bytes;
+            f.categories = {{"G0", {{top, 0, ""}}, ""}, {"G1", {{top / 2, 0, ""}}, ""}};
+            BarChartView view;
+            view.setFrame(f);
+            const std::vector<double> ticks = view.axisTicks(kBounds);
+            QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(top)));
+            QStringList labels;
+            for (double v : ticks)
+                labels << view.valueText(v);
+            QCOMPARE(labels.removeDuplicates(), qsizetype(0));
+            QVERIFY(ticks.back() <= view.axisMax() + 1e-9);
+        }
+    }
+
     void hoverNamesTheSegment() {
         BarChartView view;
         view.setFrame(sample());

@@ -461,6 +461,51 @@ private slots:
         QVERIFY(colourAt(image, view, 0, T0 + 2'750'000, view.kindColor(EventKind::Kernel)) >= 20);
     }
 
+    // A step that reveals its trace draws nothing after the reveal instant, all before it.
+    void revealHidesWhatHasNotHappened() {
+        const Small t = smallTrace();
+        TimelineView view;
+        TimelineFrame f = frameOf(t, true);
+        f.revealEndNs = T0 + 4 * kMs; // after the gemm (2-3 ms), before the all-reduce (5-7 ms)
+        view.setFrame(f);
+        const QImage image = render(view);
+        const QColor compute = view.kindColor(EventKind::Kernel);
+        const QColor comm = view.kindColor(EventKind::CommKernel);
+        QVERIFY(colourAt(image, view, 0, T0 + 2'500'000, compute) >= 20);
+        QCOMPARE(colourInRow(image, view, 1, T0 + 4 * kMs, T0 + 10 * kMs, comm), 0);
+        QCOMPARE(colourInRow(image, view, 0, T0 + 5 * kMs, T0 + 10 * kMs, compute), 0);
+        f.revealEndNs = 0; // all
+        view.setFrame(f);
+        const QImage all = render(view);
+        QVERIFY(colourInRow(all, view, 1, T0 + 4 * kMs, T0 + 10 * kMs, comm) >= 200);
+        QVERIFY(colourAt(all, view, 0, T0 + 9'300'000, compute) >= 5);
+    }
+
+    // Mouse hints belong to the interactive window: an offscreen render (an export) shows only
+    // the window's span.
+    void mouseHintsOnlyOnScreen() {
+        const Small t = smallTrace();
+        TimelineView shown;
+        shown.setFrame(frameOf(t));
+        shown.resize(kSize);
+        shown.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&shown));
+        QVERIFY2(shown.hintText().contains("wheel zoom"), qPrintable(shown.hintText()));
+        QWidget offscreen;
+        offscreen.setAttribute(Qt::WA_DontShowOnScreen);
+        auto* exported = new TimelineView(&offscreen);
+        exported->setFrame(frameOf(t));
+        offscreen.resize(kSize);
+        exported->resize(kSize);
+        offscreen.show();
+        QVERIFY(exported->isVisible());
+        QVERIFY2(exported->hintText().contains(" of "), qPrintable(exported->hintText()));
+        QVERIFY2(!exported->hintText().contains("wheel"), qPrintable(exported->hintText()));
+        TimelineView hidden;
+        hidden.setFrame(frameOf(t));
+        QVERIFY(!hidden.hintText().contains("wheel"));
+    }
+
     void aMillionEventsMerge() {
         // 2 lanes x 2 streams x 250'000 events of 60 ns every 100 ns: 25 ms per stream.
         TimelineFrame f;

@@ -253,18 +253,33 @@ void BarChartView::paint(QPainter& painter, const QRectF& bounds) const {
     painter.restore();
 }
 
+std::vector<double> BarChartView::ticksIn(const Layout& l) const {
+    const double top = axisMax();
+    const double extent = m_frame.horizontal ? l.plot.width() : l.plot.height();
+    double step = niceTickStep(top, std::max(2, static_cast<int>(extent / (l.em * 6))));
+    // Bytes print as whole numbers below 1 kB: a finer step would label two ticks alike.
+    if (m_frame.unit == BarValueUnit::Bytes)
+        step = std::max(step, 1.0);
+    const int count = static_cast<int>(std::min(50.0, std::floor(top / step + 1e-9)));
+    std::vector<double> out;
+    for (int i = 0; i <= count; ++i)
+        out.push_back(i * step);
+    return out;
+}
+
+std::vector<double> BarChartView::axisTicks(const QRectF& bounds) const {
+    return ticksIn(layoutFor(bounds));
+}
+
 // Value axis: grid lines at round values, labelled in the frame's unit.
 void BarChartView::drawValueAxis(QPainter& painter, const Layout& l) const {
     const double em = l.em;
     const bool horiz = m_frame.horizontal;
-    const double top = axisMax();
     const QFont axisFont = m_theme.fontAtPixels(em * 0.8);
     painter.setFont(axisFont);
-    const double extent = horiz ? l.plot.width() : l.plot.height();
-    const double step = niceTickStep(top, std::max(2, static_cast<int>(extent / (em * 6))));
-    const int ticks = static_cast<int>(std::min(50.0, std::floor(top / step + 1e-9)));
-    for (int i = 0; i <= ticks; ++i) {
-        const double v = i * step;
+    const std::vector<double> ticks = ticksIn(l);
+    for (std::size_t i = 0; i < ticks.size(); ++i) {
+        const double v = ticks[i];
         const double p = posOf(l, v);
         painter.setPen(QPen(m_theme.grid, 1.0));
         const QString text = i == 0 ? QStringLiteral("0") : valueText(v);

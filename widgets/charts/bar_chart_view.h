@@ -10,6 +10,7 @@
 
 #include <QPainter>
 #include <QWidget>
+#include <vector>
 
 namespace wb {
 
@@ -27,6 +28,8 @@ public:
     // Pixel coordinate of a value along the value axis: x when horizontal, y when vertical.
     double valuePos(const QRectF& bounds, double value) const;
     double axisMax() const; // the value at the far end of the axis
+    // The values the value axis labels for `bounds`, from 0 at round steps up to axisMax().
+    std::vector<double> axisTicks(const QRectF& bounds) const;
     // Category and segment under `pos`; false when no segment is there.
     bool segmentAt(const QRectF& bounds, const QPointF& pos, int* category, int* segment) const;
     // Hover text of a segment: its tip, or "<series>: <value>".
@@ -60,6 +63,7 @@ private:
     std::vector<LegendEntry> legendEntries() const;
     Layout layoutFor(const QRectF& bounds) const;
     double posOf(const Layout& l, double value) const;
+    std::vector<double> ticksIn(const Layout& l) const;
     QRectF laneRect(const Layout& l, int category) const;
     QRectF segmentRectIn(const Layout& l, int category, int segment) const;
 

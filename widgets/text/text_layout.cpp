@@ -1,5 +1,7 @@
 #include "text/text_layout.h"
 
+#include "text/unit_glue.h"
+
 #include <QFontMetricsF>
 #include <QStringList>
 #include <QTextLayout>
@@ -20,6 +22,23 @@ double WrappedText::height() const {
         return 0;
     return lineHeight * static_cast<double>(lines.size());
 }
+
+namespace {
+// The characters of `source` behind glued.text[start, start + length).
+QString sourcePiece(const QString& source, const GluedText& glued, int start, int length) {
+    int first = -1;
+    int last = -1;
+    for (int k = start; k < start + length; ++k) {
+        const int s = glued.sourceIndex[static_cast<std::size_t>(k)];
+        if (s < 0)
+            continue;
+        if (first < 0)
+            first = s;
+        last = s;
+    }
+    return first < 0 ? QString() : source.mid(first, last - first + 1);
+}
+} // namespace
 
 WrappedText wrapText(const QFont& font, const QString& text, double width) {
     WrappedText out;
@@ -42,14 +61,18 @@ WrappedText wrapText(const QFont& font, const QString& text, double width) {
             out.lineWidths.push_back(fm.horizontalAdvance(paragraph));
             continue;
         }
-        QTextLayout layout(paragraph, font);
+        // Laid out with numbers glued to their units; the lines keep the paragraph's own
+        // characters, so callers see exactly the text they passed in.
+        const GluedText glued = glueUnits(paragraph);
+        QTextLayout layout(glued.text, font);
         QTextOption option;
         option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
         layout.setTextOption(option);
         layout.beginLayout();
         for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
             line.setLineWidth(width);
-            const QString piece = paragraph.mid(line.textStart(), line.textLength()).trimmed();
+            const QString piece =
+                sourcePiece(paragraph, glued, line.textStart(), line.textLength()).trimmed();
             out.lines.push_back(piece);
             out.lineWidths.push_back(fm.horizontalAdvance(piece));
         }

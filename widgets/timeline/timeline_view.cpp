@@ -257,6 +257,10 @@ TimelineAxis TimelineView::axisFor(const Layout& layout) const {
     return a;
 }
 
+QString TimelineView::hintText() const {
+    return layoutFor(QRectF(rect())).hint;
+}
+
 QRectF TimelineView::plotRect(const QRectF& bounds) const {
     return layoutFor(bounds).plot;
 }
@@ -855,6 +859,14 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
         }
         rects += static_cast<int>(slice.size());
     }
+    // A frame revealing its trace hides what has not happened yet (and its names below).
+    const double revealX =
+        m_frame.revealEndNs > 0
+            ? std::clamp(l.plot.left() + a.toPx(m_frame.revealEndNs), l.plot.left(), l.plot.right())
+            : l.plot.right();
+    if (m_frame.revealEndNs > 0)
+        painter.setClipRect(QRectF(area.left(), area.top(), revealX - area.left(), area.height()),
+                            Qt::IntersectClip);
     painter.setPen(Qt::NoPen);
     for (const auto& layer : batches) {
         for (std::size_t b = 0; b < layer.size(); ++b) {
@@ -888,7 +900,7 @@ void TimelineView::drawRows(QPainter& painter, const Layout& l, const TimelineAx
             painter.setPen(fill.lightness() < 150 ? m_theme.onAccent : m_theme.foreground);
             // A name is drawn whole or not at all; the hover tip always has it.
             const QString name = qs(std::string(s.strings().text(s.events()[rect.event].name)));
-            if (nameFm.horizontalAdvance(name) > box.width() ||
+            if (nameFm.horizontalAdvance(name) > box.width() || box.right() > revealX ||
                 !area.contains(QRectF(box.left(), box.center().y() - nameFm.height() / 2,
                                       box.width(), nameFm.height())))
                 continue;

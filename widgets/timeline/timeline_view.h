@@ -54,6 +54,11 @@ public:
     QRectF statsRect(const QRectF& bounds) const; // empty without a selection
     double xOf(const QRectF& bounds, std::int64_t ns) const;
 
+    // The line beside the legend: the window's span and, only in an interactive window, what
+    // the mouse does. A hidden view or one in a window never shown on screen (an export, a
+    // rendered slide) has no mouse to hint at.
+    QString hintText() const;
+
     // The window shown (its width is the last laid-out plot width).
     const TimelineAxis& axis() const { return m_axis; }
     void setWindow(std::int64_t startNs, std::int64_t endNs);
