@@ -50,8 +50,17 @@ Json checkpoint(const Params& p) {
         finite(rejecting([&] { return firstOrderWaste(young, d, m, r); }), "waste");
     j["waste_fraction_at_daly"] =
         finite(rejecting([&] { return expectedWaste(daly, d, m, r); }), "waste");
+    // The same waste at Young's τ split into its parts, which add up to it exactly.
+    const WasteShares parts = rejecting([&] { return wasteShares(young, d, m, r); });
+    j["waste_at_young"] = {{"checkpoint", finite(parts.checkpoint, "checkpoint share")},
+                           {"rework", finite(parts.rework, "rework share")},
+                           {"restart", finite(parts.restart, "restart share")},
+                           {"total", finite(parts.total(), "waste")}};
     j["formula"] = "young = sqrt(2DM); waste = 1 - tau / (M e^(R/M) (e^((tau+D)/M) - 1)) "
-                   "(Daly's full model, Poisson failures); first order: D/tau + (tau+D)/2M + R/M";
+                   "(Daly's full model, Poisson failures), split into checkpoint D/T, rework (nM - "
+                   "tau - D)/T and "
+                   "restart nM(e^(R/M) - 1)/T with n = e^((tau+D)/M) - 1, T = nMe^(R/M); first "
+                   "order: D/tau + (tau+D)/2M + R/M";
     j["source"] = youngDalySource;
     return j;
 }

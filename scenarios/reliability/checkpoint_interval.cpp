@@ -34,16 +34,25 @@ double dalyInterval(double checkpoint, double mtbf) {
     return youngInterval(checkpoint, mtbf) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - checkpoint;
 }
 
-double expectedWaste(double interval, double checkpoint, double mtbf, double restart) {
+WasteShares wasteShares(double interval, double checkpoint, double mtbf, double restart) {
     checkAll(interval, checkpoint, mtbf, restart);
-    // Expected wall time to get one interval of work plus its checkpoint through, with every
-    // failure costing a (failable) restart and a retry: M·e^{R/M}·(e^{(τ+δ)/M} − 1).
-    // expm1 keeps the digits when (τ+δ)/M is small.
-    const double wall =
-        mtbf * std::exp(restart / mtbf) * std::expm1((interval + checkpoint) / mtbf);
-    if (!std::isfinite(wall))
-        return 1.0; // the job essentially never finishes an interval
-    return 1.0 - interval / wall;
+    // Each share of T = n·M·e^{R/M} written with T divided out, so that a job that essentially
+    // never finishes an interval (n overflows) gives finite shares: rework e^{−R/M}, restart
+    // 1 − e^{−R/M}. expm1 keeps the digits when (τ+δ)/M or R/M is small.
+    const double cycle = interval + checkpoint;
+    const double tries = std::expm1(cycle / mtbf); // n, failures per completed cycle
+    const double keep = std::exp(-restart / mtbf); // e^{−R/M}
+    const double perWall = keep / (tries * mtbf);  // 1 / T
+    WasteShares w;
+    w.checkpoint = checkpoint * perWall;
+    // n·M − (τ+δ) over n·M·e^{R/M}: (1 − (τ+δ)/(n·M))·e^{−R/M}.
+    w.rework = keep * (1.0 - cycle / (tries * mtbf));
+    w.restart = -std::expm1(-restart / mtbf);
+    return w;
+}
+
+double expectedWaste(double interval, double checkpoint, double mtbf, double restart) {
+    return wasteShares(interval, checkpoint, mtbf, restart).total();
 }
 
 double firstOrderWaste(double interval, double checkpoint, double mtbf, double restart) {

@@ -15,8 +15,26 @@ namespace wb {
 double youngInterval(double checkpoint, double mtbf);
 double dalyInterval(double checkpoint, double mtbf);
 
+// Where the wall time goes under Daly's full model, as shares of it that sum exactly to the
+// waste. Per interval of work τ the job meets n = e^{(τ+δ)/M} − 1 failures on average (a
+// geometric number of tries at a τ + δ cycle). Its wall time T = M·e^{R/M}·n splits into
+//   τ            useful work,
+//   δ            the checkpoint that completes the cycle (checkpoint),
+//   n·M − (τ+δ)  the tries a failure cut short, work and partial checkpoints (rework),
+//   n·M·(e^{R/M} − 1)  restarts, a failed restart counted with the one that follows (restart),
+// which add up to T exactly. The simulator's run / checkpoint / lost / restart segments
+// converge to these shares.
+struct WasteShares {
+    double checkpoint = 0; // δ / T
+    double rework = 0;     // lost work and partial checkpoints
+    double restart = 0;    // restarting, failed restarts included
+    double total() const { return checkpoint + rework + restart; }
+};
+WasteShares wasteShares(double interval, double checkpoint, double mtbf, double restart);
+
 // Fraction of wall time that is not useful work under Daly's full model:
-// 1 − τ / (M·e^{R/M}·(e^{(τ+δ)/M} − 1)). The Monte Carlo simulator converges to it.
+// 1 − τ / (M·e^{R/M}·(e^{(τ+δ)/M} − 1)), the total of wasteShares. The Monte Carlo simulator
+// converges to it.
 double expectedWaste(double interval, double checkpoint, double mtbf, double restart);
 
 // The first-order expansion: δ/τ (writing) + (τ+δ)/2M (rework) + R/M (restart). At Young's τ

@@ -7,6 +7,7 @@
 #include "reliability/straggler_detection.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -16,17 +17,32 @@ namespace wb {
 namespace {
 
 const char* kTable5 = "Llama 3, arXiv:2407.21783, Table 5";
-const char* kFacts5 = "Young, CACM 1974; Daly, FGCS 2006";
+const char* kSection334 = "Llama 3, arXiv:2407.21783, §3.3.4";
+const char* kYoungDaly = "Young, CACM 17(9) 1974; Daly, FGCS 22(3) 2006";
+const char* kDalyModel = "Daly, FGCS 22(3) 2006, full model with restarts";
+const char* kOutliers = "Iglewicz & Hoaglin 1993, modified z-score";
 
-// A duration in the unit a person would say it in.
-std::string duration(double s) {
+// A duration in the unit a person would say it in, and the number it shows in that unit (the
+// value a slide quoting it is checked against).
+struct FailuresDuration {
+    double perUnitS;
+    const char* unit;
+};
+FailuresDuration failuresDurationUnit(double s) {
     if (s < 120)
-        return fill("%1 s", {formatSignificant(s, 3)});
+        return {1, "s"};
     if (s < 7200)
-        return fill("%1 min", {formatSignificant(s / 60, 3)});
+        return {60, "min"};
     if (s < 3 * 86400)
-        return fill("%1 h", {formatSignificant(s / 3600, 3)});
-    return fill("%1 days", {formatSignificant(s / 86400, 3)});
+        return {3600, "h"};
+    return {86400, "days"};
+}
+std::string duration(double s) {
+    const FailuresDuration u = failuresDurationUnit(s);
+    return fill("%1 %2", {formatSignificant(s / u.perUnitS, 3), u.unit});
+}
+double durationShown(double s) {
+    return s / failuresDurationUnit(s).perUnitS;
 }
 
 double sumRate(const std::vector<FailureSource>& s) {
@@ -36,64 +52,135 @@ double sumRate(const std::vector<FailureSource>& s) {
     return r;
 }
 
-// Step 1: the causes as published, revealed one by one; the cumulative share by count
-// reaches 100 % while the printed percentages stop at 94.9 % (the paper's inconsistency).
+// Table 5's categories in the order the bars colour them.
+const std::array<const char*, 6> kCauseCategories = {
+    "GPU", "Dependency", "Network", "Unplanned Maintenance", "Host", "Unknown"};
+int causeSeries(const std::string& category) {
+    for (std::size_t i = 0; i < kCauseCategories.size(); ++i)
+        if (category == kCauseCategories[i])
+            return static_cast<int>(i);
+    return static_cast<int>(kCauseCategories.size()) - 1;
+}
+
+// Table 5's rows drawn as a bar of their own, largest first; the rest share one bar.
+constexpr int kFailuresOwnBars = 7;
+
+// The published record's numbers, each a result the slides may quote.
+struct Llama3Figures {
+    double gpuShareByCount = 0; // the GPU rows' counts over 419
+    double faultyGpuByCount = 0;
+    double printedSum = 0;
+    double hoursBetween = 0; // 54 × 24 h / 419
+};
+Llama3Figures llama3Figures() {
+    const Llama3Record& rec = llama3Record();
+    Llama3Figures f;
+    int gpu = 0;
+    for (const InterruptionCause& c : rec.causes) {
+        gpu += c.category == "GPU" ? c.count : 0;
+        f.printedSum += c.printedPercent;
+    }
+    f.gpuShareByCount = static_cast<double>(gpu) / rec.unexpected;
+    f.faultyGpuByCount = static_cast<double>(rec.causes.front().count) / rec.unexpected;
+    f.hoursBetween = rec.days * 24.0 / rec.unexpected;
+    return f;
+}
+
+// Step 1: the published counts as bars by cause, coloured by category and revealed largest
+// first, beside the paper's headline figures.
 Frames llamaFrames(double t) {
     const Llama3Record& rec = llama3Record();
-    const int n = static_cast<int>(rec.causes.size());
+    const Llama3Figures fig = llama3Figures();
+    // The largest rows one bar each, the rest in one bar stacked by category: eighteen bars
+    // would not stay readable on a presenter's screen.
+    const int n = kFailuresOwnBars + 1;
     const int shown = std::clamp(static_cast<int>(std::ceil(t * n)), 1, n);
-    ChartFrame c;
-    c.title = "Unexpected interruptions, cumulative share (Pareto)";
-    c.x = {.title = "cause, largest first (Table 5 order)",
-           .log = false,
-           .min = 0,
-           .max = static_cast<double>(n)};
-    c.y = {.title = "cumulative share of the 419 (%)", .log = false, .min = 0, .max = 100};
-    ChartSeries counted{.name = "100·count/419",
-                        .points = {{0, 0}},
-                        .style = ChartSeries::Style::Line,
-                        .colorIndex = 0};
-    ChartSeries printed{.name = "printed %",
-                        .points = {{0, 0}},
-                        .style = ChartSeries::Style::Dashed,
-                        .colorIndex = 1};
-    FactsFrame f;
-    f.title = fill("Table 5 as published: %1 unexpected of %2 in %3 days",
-                   {std::to_string(rec.unexpected), std::to_string(rec.interruptions),
-                    std::to_string(rec.days)});
-    double cumCount = 0, cumPrinted = 0;
-    for (int i = 0; i < shown; ++i) {
-        const InterruptionCause& cause = rec.causes[static_cast<std::size_t>(i)];
-        cumCount += cause.count;
-        cumPrinted += cause.printedPercent;
-        const double x = i + 1;
-        counted.points.push_back({x, 100.0 * cumCount / rec.unexpected});
-        printed.points.push_back({x, cumPrinted});
-        if (i < 3)
-            c.markers.push_back(
-                {.at = {x, 100.0 * cumCount / rec.unexpected},
-                 .label = cause.component,
-                 .tooltip =
-                     fill("%1: %2 · %3", {cause.component, std::to_string(cause.count), kTable5}),
-                 .colorIndex = 0,
-                 .estimate = false,
-                 .emphasis = i == 0});
-        const bool odd =
-            std::abs(100.0 * cause.count / rec.unexpected - cause.printedPercent) > 0.1;
-        const std::string source =
-            odd ? fill("%1 · %2 · %3", {cause.category, kTable5, llama3TableNote()})
-                : fill("%1 · %2", {cause.category, kTable5});
-        f.rows.push_back({.label = cause.component,
-                          .value = fill("%1 · %2 %", {std::to_string(cause.count),
-                                                      formatSignificant(cause.printedPercent, 3)}),
-                          .source = source,
-                          .emphasis = odd});
+    BarChartFrame b;
+    b.title =
+        fill("Table 5: the %1 unexpected interruptions by cause", {std::to_string(rec.unexpected)});
+    b.caption =
+        fill("Faulty GPU is printed as %1 % where %2/%3 = %4; the printed shares sum to %5 %",
+             {formatSignificant(rec.causes.front().printedPercent, 3),
+              std::to_string(rec.causes.front().count), std::to_string(rec.unexpected),
+              formatShare(fig.faultyGpuByCount), formatSignificant(fig.printedSum, 3)});
+    b.series.assign(kCauseCategories.begin(), kCauseCategories.end());
+    b.axisTitle = fill("interruptions in the %1-day snapshot (count)", {std::to_string(rec.days)});
+    b.horizontal = true;
+    b.emphasis = 0;
+    b.axisMax = rec.causes.front().count;
+    const auto tipOf = [&](const InterruptionCause& c) {
+        return fill("%1: %2 of %3, printed %4 % · %5",
+                    {c.component, std::to_string(c.count), std::to_string(rec.unexpected),
+                     formatSignificant(c.printedPercent, 3), kTable5});
+    };
+    for (int i = 0; i < kFailuresOwnBars; ++i) {
+        const InterruptionCause& c = rec.causes[static_cast<std::size_t>(i)];
+        b.categories.push_back({.label = c.component,
+                                .segments = {{.value = i < shown ? double(c.count) : 0.0,
+                                              .series = causeSeries(c.category),
+                                              .tip = tipOf(c)}},
+                                .tip = fill("%1 · %2", {c.category, kTable5})});
     }
-    c.series = {counted, printed};
-    c.footnote = fill("printed shares sum to 94.9 %: Faulty GPU prints 30.1 % for 148/419 = 35.3 "
-                      "% · %1",
-                      {kTable5});
-    return Frames{{c, f}};
+    BarCategory rest{.label =
+                         fill("%1 smaller causes",
+                              {std::to_string(rec.causes.size() - std::size_t{kFailuresOwnBars})}),
+                     .segments = {},
+                     .tip = fill("one segment per cause, coloured by category · %1", {kTable5})};
+    for (std::size_t i = std::size_t{kFailuresOwnBars}; i < rec.causes.size(); ++i)
+        rest.segments.push_back({.value = shown == n ? double(rec.causes[i].count) : 0.0,
+                                 .series = causeSeries(rec.causes[i].category),
+                                 .tip = tipOf(rec.causes[i])});
+    b.categories.push_back(rest);
+    FactsFrame f;
+    f.title = fill("Llama 3 405B on %1 GPUs, a %2-day snapshot",
+                   {std::to_string(rec.gpus), std::to_string(rec.days)});
+    f.rows = {
+        {"job interruptions", std::to_string(rec.interruptions), kSection334},
+        {"planned", std::to_string(rec.planned), "automated maintenance · Llama 3 §3.3.4"},
+        {.label = "unexpected",
+         .value = std::to_string(rec.unexpected),
+         .source = kTable5,
+         .emphasis = true},
+        {.label = "one unexpected every",
+         .value = fill("%1 h", {formatSignificant(fig.hoursBetween, 3)}),
+         .source = fill("derived: %1 days × 24 h ÷ %2",
+                        {std::to_string(rec.days), std::to_string(rec.unexpected)}),
+         .emphasis = true},
+        {"effective training time", "> 90 %", "useful training over elapsed time · Llama 3 §3.3.4"},
+        {"significant manual interventions", std::to_string(rec.manualInterventions), kSection334},
+        {"GPU rows, as printed", fill("%1 %", {formatSignificant(rec.printedGpuPercent, 3)}),
+         fill("%1; Table 5's counts give %2", {kSection334, formatShare(fig.gpuShareByCount)})},
+    };
+    return Frames{{b, f}};
+}
+
+// What one run of the job spent up to a moment: the same split as wasteShares.
+struct FailuresRunSoFar {
+    double useful = 0, checkpoint = 0, lost = 0, restart = 0;
+    int failures = 0; // every failure starts one restart segment
+    double elapsed() const { return useful + checkpoint + lost + restart; }
+};
+FailuresRunSoFar failuresRunUpTo(const JobRun& run, double cursor) {
+    FailuresRunSoFar r;
+    for (const Segment& seg : run.segments) {
+        const double upTo = std::clamp(cursor, seg.startS, seg.endS) - seg.startS;
+        switch (seg.kind) {
+        case SegmentKind::Run:
+            r.useful += upTo;
+            break;
+        case SegmentKind::Checkpoint:
+            r.checkpoint += upTo;
+            break;
+        case SegmentKind::Lost:
+            r.lost += upTo;
+            break;
+        case SegmentKind::Restart:
+            r.restart += upTo;
+            r.failures += seg.startS < cursor ? 1 : 0;
+            break;
+        }
+    }
+    return r;
 }
 
 struct FailureCheckpointModel {
@@ -102,10 +189,19 @@ struct FailureCheckpointModel {
     CheckpointSweep sweep;
     double youngS = 0, dalyS = 0, mtbfS = 0, gpuMtbfH = 0;
     int gpus = 0;
+    int trials = 0;
     std::uint64_t seed = 1;
     StepTimeConfig steps;
     std::vector<std::vector<double>> times;
     double k = 3.5;
+    // Daly's model at Young's τ and at the chosen τ, and goodputs where the chart marks them.
+    WasteShares atYoung, atTau;
+    double goodputYoung = 0, goodputDaly = 0, goodputTau = 0, bestSimulated = 0;
+    // The intervals step 4 splits: Young × 1/8 … 8, and the chosen τ, ascending.
+    std::vector<double> splitIntervals;
+    int youngBar = 0, yourBar = 0;
+    StragglerReport stragglers;
+    double jobStepS = 0;
 };
 
 double analyticGoodput(const JobConfig& j, double interval) {
@@ -114,11 +210,11 @@ double analyticGoodput(const JobConfig& j, double interval) {
 
 Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     const double end = m.job.durationS;
-    const double cursor = t * end;
+    const double cursor = std::min(t, 1.0) * end;
     ScheduleFrame s;
-    s.title = fill("One run of the job: %1 GPUs, τ = %2, δ = %3, R = %4",
-                   {std::to_string(m.gpus), duration(m.job.intervalS), duration(m.job.checkpointS),
-                    duration(m.job.restartS)});
+    s.title = fill("One run of the job: %1, τ = %2, δ = %3, R = %4",
+                   {formatCount(m.gpus, "GPU", "GPUs"), duration(m.job.intervalS),
+                    duration(m.job.checkpointS), duration(m.job.restartS)});
     // Palette order: blue, orange, green, red; lost work takes the red.
     s.categories = {"run", "checkpoint", "restart", "lost work"};
     s.endS = end;
@@ -132,8 +228,6 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
     }
     ScheduleRow row;
     row.label = "job";
-    double useful = 0, lost = 0, restart = 0, ckpt = 0;
-    int failures = 0;
     for (const Segment& seg : m.run.segments) {
         const int cat = seg.kind == SegmentKind::Run          ? 0
                         : seg.kind == SegmentKind::Checkpoint ? 1
@@ -151,70 +245,31 @@ Frames timelineFrames(const FailureCheckpointModel& m, double t) {
                             .shade = 0,
                             .tip = tip,
                             .category = cat});
-        const double upTo = std::clamp(cursor, seg.startS, seg.endS) - seg.startS;
-        switch (seg.kind) {
-        case SegmentKind::Run:
-            useful += upTo;
-            break;
-        case SegmentKind::Checkpoint:
-            ckpt += upTo;
-            break;
-        case SegmentKind::Lost:
-            lost += upTo;
-            if (seg.startS < cursor || t >= 1.0)
-                ++failures;
-            break;
-        case SegmentKind::Restart:
-            restart += upTo;
-            break;
-        }
     }
     s.rows.push_back(row);
-    // Work kept against wall time, up to the cursor: the gap to the diagonal is the waste.
-    ChartFrame w;
-    w.title = "Work kept vs wall time";
-    w.x = {.title = "wall time (h)", .log = false, .min = 0, .max = end / 3600};
-    w.y = {.title = "useful work (h)", .log = false, .min = 0, .max = end / 3600};
-    ChartSeries ideal{.name = "no failures, no checkpoints",
-                      .points = {{0, 0}, {end / 3600, end / 3600}},
-                      .style = ChartSeries::Style::Faint,
-                      .colorIndex = 0};
-    ChartSeries kept{
-        .name = "this run", .points = {{0, 0}}, .style = ChartSeries::Style::Line, .colorIndex = 0};
-    double acc = 0;
-    for (const Segment& seg : m.run.segments) {
-        if (seg.startS >= cursor)
-            break;
-        const double stop = std::min(seg.endS, cursor);
-        if (seg.kind == SegmentKind::Run)
-            acc += stop - seg.startS;
-        kept.points.push_back({stop / 3600, acc / 3600});
-    }
-    w.series = {ideal, kept};
-    w.footnote = "flat stretches: checkpoints, lost work, restarts";
-    const double elapsed = std::max(cursor, 1e-9);
-    s.caption = fill("goodput so far %1 · %2 interruptions · the whole run: %3, %4 failures",
-                     {formatShare(useful / elapsed), std::to_string(failures),
-                      formatShare(m.run.goodput()), std::to_string(m.run.failures)});
+    const FailuresRunSoFar so = failuresRunUpTo(m.run, cursor);
+    const double elapsed = std::max(so.elapsed(), 1e-9);
+    s.caption = fill("%1 so far, goodput %2 · Daly's model expects %3 at this τ",
+                     {formatCount(so.failures, "failure", "failures"),
+                      formatShare(so.useful / elapsed), formatShare(m.goodputTau)});
     FactsFrame f;
-    f.title = fill("At %1 (seed %2)", {duration(cursor), std::to_string(m.seed)});
+    f.title = fill("After %1 (seed %2)", {duration(cursor), std::to_string(m.seed)});
     f.rows = {
         {.label = "job MTBF M",
          .value = duration(m.mtbfS),
-         .source = fill("%1 h per GPU ÷ %2 GPUs; derived from Llama 3 §3.3.4: 54 × 24 h / 419 = "
-                        "3.09 h at 16,384",
-                        {formatSignificant(m.gpuMtbfH, 5), std::to_string(m.gpus)}),
+         .source = fill(
+             "%1 h per GPU ÷ %2 · rate from %3",
+             {formatSignificant(m.gpuMtbfH, 5), formatCount(m.gpus, "GPU", "GPUs"), kSection334}),
          .emphasis = true},
-        {"useful work", duration(useful), "run segments later kept by a checkpoint"},
-        {"checkpoint writing", duration(ckpt), "δ per interval τ"},
-        {"lost work", duration(lost), "work since the last checkpoint when a failure struck"},
-        {"restarting", duration(restart), "R per failure; a failure during it starts it over"},
+        {"lost work", duration(so.lost), "work since the last checkpoint"},
+        {"restarting", duration(so.restart), "R per failure, failed restarts too"},
         {.label = "goodput so far",
-         .value = formatShare(useful / elapsed),
-         .source = "useful ÷ elapsed",
+         .value = formatShare(so.useful / elapsed),
+         .source = fill("useful ÷ elapsed; Daly's model expects %1", {formatShare(m.goodputTau)}),
          .emphasis = true},
     };
-    return Frames{{s, w, f}};
+    // The timeline and the split beside it; a presenter's screen has no room for a third panel.
+    return Frames{{s, f}};
 }
 
 Frames goodputFrames(const FailureCheckpointModel& m, double t) {
@@ -225,8 +280,9 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
     c.title = fill("Goodput vs checkpoint interval, M = %1, δ = %2, R = %3",
                    {duration(m.mtbfS), duration(m.job.checkpointS), duration(m.job.restartS)});
     const double tau = m.job.intervalS;
-    double lo = std::min(sw.points.front().intervalS, tau) / 60.0;
-    double hi = std::max(sw.points.back().intervalS, tau) / 60.0;
+    // A τ outside the sweep widens the axis a little past it, so its dot is not on the edge.
+    const double lo = std::min(sw.points.front().intervalS, tau / 1.2) / 60.0;
+    const double hi = std::max(sw.points.back().intervalS, tau * 1.2) / 60.0;
     c.x = {.title = "checkpoint interval τ (min)", .log = true, .min = lo, .max = hi};
     ChartSeries sim{.name = "simulated (mean of trials)",
                     .points = {},
@@ -236,147 +292,156 @@ Frames goodputFrames(const FailureCheckpointModel& m, double t) {
                      .points = {},
                      .style = ChartSeries::Style::Dashed,
                      .colorIndex = 1};
-    double ymin = 1.0;
+    double ymin = 1.0, ymax = 0.0;
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = sw.points[static_cast<std::size_t>(i)];
         if (i < shown)
             sim.points.push_back({p.intervalS / 60.0, p.simulated * 100});
         daly.points.push_back({p.intervalS / 60.0, p.analytic * 100});
         ymin = std::min({ymin, p.simulated, p.analytic});
+        ymax = std::max({ymax, p.simulated, p.analytic});
     }
-    const double yourG = analyticGoodput(m.job, tau);
-    ymin = std::min(ymin, yourG);
+    ymin = std::min(ymin, m.goodputTau);
+    // Tens of percent around every point, the whole sweep's range so the axis stays put.
     c.y = {.title = "goodput (%)",
            .log = false,
            .min = std::floor(std::max(0.0, ymin) * 10) * 10,
-           .max = 100};
+           .max = std::min(100.0, (std::ceil(ymax * 10) + 1) * 10)};
     c.series = {daly, sim};
-    const double gy = analyticGoodput(m.job, m.youngS), gd = analyticGoodput(m.job, m.dalyS);
-    double bestSim = 0;
-    for (const SweepPoint& p : sw.points)
-        if (p.intervalS == sw.simulatedBestS)
-            bestSim = p.simulated;
-    // Young and Daly nearly coincide with the best point: vertical guides, their labels low
-    // on the chart at two heights so they stay readable; the goodputs are in the tooltips.
-    const double y0 = c.y.min, span = c.y.max - c.y.min;
-    c.series.push_back({.name = "Young √(2δM)",
-                        .points = {{m.youngS / 60, y0}, {m.youngS / 60, gy * 100}},
+    // Young and Daly are intervals: a guide from the axis up to the curve, their dots on the
+    // curve at the goodput Daly's model gives there.
+    const double y0 = c.y.min;
+    c.series.push_back({.name = "Young's τ",
+                        .points = {{m.youngS / 60, y0}, {m.youngS / 60, m.goodputYoung * 100}},
                         .style = ChartSeries::Style::Faint,
                         .colorIndex = 2});
-    c.series.push_back({.name = "Daly",
-                        .points = {{m.dalyS / 60, y0}, {m.dalyS / 60, gd * 100}},
+    c.series.push_back({.name = "Daly's τ",
+                        .points = {{m.dalyS / 60, y0}, {m.dalyS / 60, m.goodputDaly * 100}},
                         .style = ChartSeries::Style::Faint,
                         .colorIndex = 3});
     c.markers = {
-        {.at = {m.youngS / 60, y0 + 0.22 * span},
-         .label = "Young √(2δM)",
-         .tooltip =
-             fill("Young: %1, goodput %2 · %3", {duration(m.youngS), formatShare(gy), kFacts5}),
+        {.at = {m.youngS / 60, m.goodputYoung * 100},
+         .label = "Young",
+         .tooltip = fill("Young √(2δM) = %1: goodput %2 · %3",
+                         {duration(m.youngS), formatShare(m.goodputYoung), kYoungDaly}),
          .colorIndex = 2},
-        {.at = {m.dalyS / 60, y0 + 0.08 * span},
+        {.at = {m.dalyS / 60, m.goodputDaly * 100},
          .label = "Daly",
-         .tooltip =
-             fill("Daly: %1, goodput %2 · %3", {duration(m.dalyS), formatShare(gd), kFacts5}),
+         .tooltip = fill("Daly: %1, goodput %2 · %3",
+                         {duration(m.dalyS), formatShare(m.goodputDaly), kYoungDaly}),
          .colorIndex = 3},
-        {.at = {sw.simulatedBestS / 60, bestSim * 100},
+        {.at = {sw.simulatedBestS / 60, m.bestSimulated * 100},
          .label = "simulated best",
          .tooltip = fill("best simulated point: %1, %2",
-                         {duration(sw.simulatedBestS), formatShare(bestSim)}),
+                         {duration(sw.simulatedBestS), formatShare(m.bestSimulated)}),
          .colorIndex = 0,
          .estimate = false,
          .emphasis = true},
-        {.at = {tau / 60, yourG * 100},
+        {.at = {tau / 60, m.goodputTau * 100},
          .label = "your τ",
-         .tooltip =
-             fill("your τ = %1: goodput %2 (Daly's model)", {duration(tau), formatShare(yourG)}),
+         .tooltip = fill("your τ = %1: goodput %2 (Daly's model)",
+                         {duration(tau), formatShare(m.goodputTau)}),
          .colorIndex = 4},
     };
-    c.footnote = fill("Young τ ≈ √(2δM); Daly adds higher-order terms · %1", {kFacts5});
+    c.footnote = fill("Young τ ≈ √(2δM); Daly adds higher-order terms · %1", {kYoungDaly});
     FactsFrame f;
     f.title = "Optimum interval";
     f.rows = {
-        {.label = "Young √(2δM)", .value = duration(m.youngS), .source = kFacts5, .emphasis = true},
-        {"Daly", duration(m.dalyS), "√(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ · Daly 2006"},
+        {.label = "Young √(2δM)",
+         .value = duration(m.youngS),
+         .source = "Young, CACM 17(9) 1974",
+         .emphasis = true},
+        {"Daly", duration(m.dalyS), "√(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ · Daly, FGCS 2006"},
         {.label = "simulated best",
          .value = duration(sw.simulatedBestS),
-         .source =
-             fill("%1 intervals, same seed at each (common random numbers)", {std::to_string(n)}),
+         .source = fill("%1 intervals, %2 trials of 54 days each, the same seed at each",
+                        {std::to_string(n), std::to_string(m.trials)}),
          .emphasis = true},
-        {"goodput at Young", formatShare(gy), "1 − Daly's expected waste"},
-        {"goodput at your τ", formatShare(yourG), fill("τ = %1", {duration(tau)})},
+        {"goodput at Young", formatShare(m.goodputYoung), "1 − Daly's expected waste"},
+        {"goodput at your τ", formatShare(m.goodputTau), fill("τ = %1", {duration(tau)})},
     };
     return Frames{{c, f}};
 }
 
+// Step 4: Daly's waste split exactly into its parts at Young × 1/8 … 8 and the chosen τ; the
+// stacked bar's length is the total waste.
 Frames wasteFrames(const FailureCheckpointModel& m, double t) {
     const JobConfig& j = m.job;
-    const double M = m.mtbfS;
-    const double lo = m.sweep.points.front().intervalS, hi = m.sweep.points.back().intervalS;
-    ChartFrame c;
-    c.title = "Where the time goes (first order, share of wall time)";
-    c.x = {.title = "checkpoint interval τ (min)", .log = true, .min = lo / 60, .max = hi / 60};
-    ChartSeries write{
-        .name = "δ/τ writing", .points = {}, .style = ChartSeries::Style::Line, .colorIndex = 2};
-    ChartSeries rework{.name = "(τ+δ)/2M rework",
-                       .points = {},
-                       .style = ChartSeries::Style::Line,
-                       .colorIndex = 3};
-    ChartSeries restart{
-        .name = "R/M restart", .points = {}, .style = ChartSeries::Style::Faint, .colorIndex = 4};
-    ChartSeries total{
-        .name = "Daly's waste", .points = {}, .style = ChartSeries::Style::Dashed, .colorIndex = 0};
-    double ymax = 0;
-    for (int i = 0; i <= 40; ++i) {
-        const double tau = lo * std::pow(hi / lo, i / 40.0);
-        const double x = tau / 60;
-        write.points.push_back({x, 100 * j.checkpointS / tau});
-        rework.points.push_back({x, 100 * (tau + j.checkpointS) / (2 * M)});
-        restart.points.push_back({x, 100 * j.restartS / M});
-        const double w = expectedWaste(tau, j.checkpointS, M, j.restartS);
-        total.points.push_back({x, 100 * w});
-        ymax = std::max(ymax, w);
+    const int n = static_cast<int>(m.splitIntervals.size());
+    const int shown = std::clamp(static_cast<int>(std::ceil(t * n)), 1, n);
+    BarChartFrame b;
+    b.title = "Where the wall time goes, by checkpoint interval";
+    b.caption =
+        fill("at Young's τ = %1: writing %2 + rework %3 + restart %4 = waste %5",
+             {duration(m.youngS), formatShare(m.atYoung.checkpoint), formatShare(m.atYoung.rework),
+              formatShare(m.atYoung.restart), formatShare(m.atYoung.total())});
+    b.series = {"checkpoint writing", "rework: lost work", "restart"};
+    b.axisTitle = "share of wall time (Daly's model)";
+    b.unit = BarValueUnit::Percent;
+    b.horizontal = true;
+    b.emphasis = m.youngBar;
+    double top = 0;
+    for (int i = 0; i < n; ++i) {
+        const double tau = m.splitIntervals[static_cast<std::size_t>(i)];
+        const WasteShares w = wasteShares(tau, j.checkpointS, m.mtbfS, j.restartS);
+        top = std::max(top, w.total());
+        const std::string label = i == m.youngBar  ? fill("%1 (Young)", {duration(tau)})
+                                  : i == m.yourBar ? fill("%1 (yours)", {duration(tau)})
+                                                   : duration(tau);
+        const double show = i < shown ? 1.0 : 0.0;
+        b.categories.push_back(
+            {.label = label,
+             .segments = {{.value = show * w.checkpoint,
+                           .series = 0,
+                           .tip = fill("writing δ/T: %1", {formatShare(w.checkpoint)})},
+                          {.value = show * w.rework,
+                           .series = 1,
+                           .tip = fill("rework: %1", {formatShare(w.rework)})},
+                          {.value = show * w.restart,
+                           .series = 2,
+                           .tip = fill("restart: %1", {formatShare(w.restart)})}},
+             .tip = fill("τ = %1: waste %2 · %3",
+                         {duration(tau), formatShare(w.total()), kDalyModel})});
     }
-    c.y = {.title = "waste (%)",
-           .log = false,
-           .min = 0,
-           .max = std::min(100.0, std::ceil(ymax * 10) * 10)};
-    c.series = {write, rework, restart, total};
-    // The cursor walks the interval axis: the waste terms at that τ.
-    const double tau = lo * std::pow(hi / lo, t);
-    const double w = expectedWaste(tau, j.checkpointS, M, j.restartS);
-    c.markers = {{.at = {tau / 60, 100 * w},
-                  .label = fill("τ = %1", {duration(tau)}),
-                  .tooltip = fill("Daly's waste %1; first order %2",
-                                  {formatShare(w), formatShare(firstOrderWaste(tau, j.checkpointS,
-                                                                               M, j.restartS))}),
-                  .colorIndex = 0,
-                  .estimate = false,
-                  .emphasis = true}};
-    c.footnote = fill("waste ≈ δ/τ + (τ+δ)/2M + R/M; at Young's τ the first two give √(2δ/M) · %1",
-                      {kFacts5});
+    b.axisMax = top;
     FactsFrame f;
-    f.title = fill("At τ = %1", {duration(tau)});
+    f.title = fill("At Young's τ = %1", {duration(m.youngS)});
     f.rows = {
-        {"writing δ/τ", formatShare(j.checkpointS / tau), "shrinks as τ grows"},
-        {"rework (τ+δ)/2M", formatShare((tau + j.checkpointS) / (2 * M)),
-         "half an interval lost per failure, on average"},
-        {"restart R/M", formatShare(j.restartS / M),
-         "does not depend on τ: only faster restarts help"},
-        {.label = "Daly's waste", .value = formatShare(w), .source = kFacts5, .emphasis = true},
-        {"√(2δ/M) at Young", formatShare(std::sqrt(2 * j.checkpointS / M)),
-         "derived: δ/τ + τ/2M at Young's τ (Young, CACM 1974)"},
+        {"checkpoint writing", formatShare(m.atYoung.checkpoint),
+         "δ/T, T = M·e^(R/M)·(e^((τ+δ)/M) − 1) per interval τ"},
+        {"rework: lost work", formatShare(m.atYoung.rework),
+         "tries a failure cut short, work and partial checkpoints"},
+        {"restart", formatShare(m.atYoung.restart),
+         "1 − e^(−R/M): does not depend on τ, only a faster restart shrinks it"},
+        {.label = "waste, the sum",
+         .value = formatShare(m.atYoung.total()),
+         .source = kDalyModel,
+         .emphasis = true},
+        {"waste at your τ", formatShare(m.atTau.total()),
+         fill("τ = %1; goodput %2", {duration(j.intervalS), formatShare(m.goodputTau)})},
     };
-    return Frames{{c, f}};
+    return Frames{{b, f}};
+}
+
+StragglerReport failuresStragglersSeen(const FailureCheckpointModel& m, int seen) {
+    std::vector<std::vector<double>> times;
+    for (const auto& r : m.times)
+        times.emplace_back(r.begin(), r.begin() + seen);
+    return detectStragglers(times, m.k);
+}
+
+double failuresSlowestMedian(const StragglerReport& rep) {
+    double mx = 0;
+    for (const RankStepStats& r : rep.ranks)
+        mx = std::max(mx, r.medianS);
+    return mx;
 }
 
 Frames stragglerFrames(const FailureCheckpointModel& m, double t) {
     // The detector sees the steps run so far: more steps, firmer medians.
     const int total = m.steps.steps;
     const int seen = std::clamp(static_cast<int>(std::ceil(t * total)), 3, total);
-    std::vector<std::vector<double>> times;
-    for (const auto& r : m.times)
-        times.emplace_back(r.begin(), r.begin() + seen);
-    const StragglerReport rep = detectStragglers(times, m.k);
+    const StragglerReport rep = failuresStragglersSeen(m, seen);
     ChartFrame c;
     c.title = fill("Per-rank step time after %1 steps", {std::to_string(seen)});
     const double n = static_cast<double>(rep.ranks.size());
@@ -394,14 +459,13 @@ Frames stragglerFrames(const FailureCheckpointModel& m, double t) {
         ymin = std::min(ymin, r.p5S);
         ymax = std::max(ymax, r.p95S);
     }
-    ChartSeries thr{.name = "threshold m + k·1.4826·MAD",
+    ChartSeries thr{.name = "threshold m + k·σ",
                     .points = {{0, rep.thresholdS}, {n - 1, rep.thresholdS}},
                     .style = ChartSeries::Style::Dashed,
                     .colorIndex = 2};
     c.series = {med, p95, thr};
     const double pad = (ymax - ymin) * 0.05;
     c.y = {.title = "step time (s)", .log = false, .min = ymin - pad, .max = ymax + pad};
-    std::string flagged;
     for (int r : rep.stragglers) {
         const RankStepStats& s = rep.ranks[static_cast<std::size_t>(r)];
         c.markers.push_back(
@@ -412,27 +476,24 @@ Frames stragglerFrames(const FailureCheckpointModel& m, double t) {
              .colorIndex = 3,
              .estimate = false,
              .emphasis = true});
-        flagged += (flagged.empty() ? "" : ", ") + std::to_string(r);
     }
-    c.footnote = "modified z-score (Iglewicz & Hoaglin 1993): flag median > m + k·σ̂, σ̂ = "
-                 "1.4826·MAD";
+    c.footnote =
+        fill("modified z-score: flag a median above m + k·σ, σ = 1.4826·MAD · %1", {kOutliers});
+    std::vector<int> flagged = rep.stragglers;
+    std::sort(flagged.begin(), flagged.end());
     FactsFrame f;
     f.title = fill("Robust outlier rule, k = %1", {formatSignificant(m.k, 3)});
     f.rows = {
         {"median of medians m", formatSi(rep.medianS, "s"),
          fill("over %1 ranks", {std::to_string(rep.ranks.size())})},
         {"MAD", formatSi(rep.madS, "s"), "median absolute deviation of the medians"},
-        {"threshold", formatSi(rep.thresholdS, "s"), "max(m + k·1.4826·MAD, 1.02·m)"},
-        {.label = "flagged",
-         .value = flagged.empty() ? std::string("none") : flagged,
+        {"threshold", formatSi(rep.thresholdS, "s"),
+         "max(m + k·1.4826·MAD, 1.02·m) · Iglewicz & Hoaglin 1993"},
+        {.label = "flagged ranks",
+         .value = flagged.empty() ? std::string("none") : formatIndexRanges(flagged),
          .source = "every rank steps at the slowest one's pace",
          .emphasis = true},
-        {"job step time", formatSi(rep.ranks.empty() ? 0.0 : [&] {
-             double mx = 0;
-             for (const RankStepStats& r : rep.ranks)
-                 mx = std::max(mx, r.medianS);
-             return mx;
-         }(), "s"),
+        {"job step time", formatSi(failuresSlowestMedian(rep), "s"),
          "synchronous: the slowest median sets the pace"},
     };
     return Frames{{c, f}};
@@ -465,11 +526,11 @@ std::string FailuresCheckpointScenario::question() const {
 
 std::string FailuresCheckpointScenario::answer() const {
     return R"(**Failures are a rate you plan for, not an accident.**
-- Llama 3 405B on 16,384 H100s: **466 interruptions in 54 days**, 419 unexpected, one every **3.09 h**; GPUs (Faulty GPU, HBM3, SRAM, ...) cause most of them (Llama 3 §3.3.4 and Table 5). The table's "Faulty GPU" prints 30.1 % where 148/419 = 35.3 %: the printed shares sum to 94.9 % (derived from Table 5's counts).
-- Per GPU that is one failure in ~50,700 h (~6 years); a synchronous job fails when any one of its N GPUs does, so its MTBF is M = MTBF_GPU / N.
-- Each failure loses the work since the last checkpoint (τ/2 on average) and a restart R. Checkpointing every τ costs δ/τ. The sum is smallest near **Young's τ ≈ √(2δM)** (1974); **Daly** (2006) refines it. With M = 3.09 h and δ = 1 min, τ ≈ 19 min (derived: √(2 · 1 min · 3.09 h)).
-- The simulated optimum sits beside both; the curve is flat near the top, so being 2× off costs little, while R/M is a floor no interval removes: make restarts fast.
-- A synchronous step runs at its slowest rank's pace. Flag stragglers by median + k·1.4826·MAD over per-rank medians: a mean and standard deviation are dragged by the very outliers they should catch.)";
+- Llama 3 405B on 16,384 H100s: **466 interruptions in 54 days**, 419 unexpected, one every **3.09 h**, yet **more than 90 % effective training time** and only **3** significant manual interventions (Llama 3 §3.3.4). GPUs cause most of them (Table 5); its "Faulty GPU" row prints 30.1 % where 148/419 = 35.3 %, so the printed shares sum to 94.9 %.
+- A synchronous job fails when any one of its N GPUs does: its MTBF is M = MTBF_GPU / N (about 50,700 h per GPU for Llama 3's record).
+- Checkpointing every τ costs δ per interval; each failure throws away the work since the last checkpoint and costs a restart R. The waste is smallest near **Young's τ ≈ √(2δM)** (CACM 1974); **Daly** (FGCS 2006) refines it and gives the exact split of the wall time into writing, rework and restart. With M = 3.09 h and δ = 1 min, τ ≈ 19 min.
+- The curve is flat near the top, so being 2× off costs little, while the restart share is a floor no interval removes: make restarts fast.
+- A synchronous step runs at its slowest rank's pace. Flag stragglers by median + k·1.4826·MAD over per-rank medians (Iglewicz & Hoaglin): a mean and standard deviation are dragged by the very outliers they should catch.)";
 }
 
 std::vector<SourceRef> FailuresCheckpointScenario::sources() const {
@@ -493,9 +554,10 @@ std::vector<ParamSpec> FailuresCheckpointScenario::parameters() const {
                         "Llama 3: 16,384 × 54 × 24 h / 419 ≈ 50,677 h; causes keep Table 5's "
                         "shares"),
         ParamSpec::real("interval-min", "Checkpoint interval τ", "min", 1, 600, 30, true),
-        ParamSpec::real("checkpoint-min", "Checkpoint write δ", "min", 0.1, 60, 1, true),
-        ParamSpec::real("restart-min", "Restart R", "min", 0, 120, 10, false,
-                        "detect, reschedule, reload the checkpoint"),
+        ParamSpec::real("checkpoint-min", "Checkpoint write δ (assumed)", "min", 0.1, 60, 1, true,
+                        "Llama 3 does not publish it"),
+        ParamSpec::real("restart-min", "Restart R (assumed)", "min", 0, 120, 10, false,
+                        "detect, reschedule, reload the checkpoint; Llama 3 does not publish it"),
         ParamSpec::real("days", "Simulated run", "days", 0.25, 14, 2, false),
         ParamSpec::integer("seed", "Seed", "", 1, 1000, 1),
         ParamSpec::text("stragglers", "Injected stragglers", "5:1.3,41:1.06",
@@ -513,58 +575,259 @@ Story FailuresCheckpointScenario::build(const Params& p, const ScenarioInputs&) 
     m->job = failuresCheckpointJob(m->gpus, m->gpuMtbfH, p.number("interval-min") * 60,
                                    p.number("checkpoint-min") * 60, p.number("restart-min") * 60,
                                    p.number("days") * 86400);
-    m->mtbfS = m->job.mtbfS();
-    m->youngS = youngInterval(m->job.checkpointS, m->mtbfS);
-    m->dalyS = dalyInterval(m->job.checkpointS, m->mtbfS);
-    m->run = simulateJob(m->job, m->seed);
+    const JobConfig& job = m->job;
+    m->mtbfS = job.mtbfS();
+    m->youngS = youngInterval(job.checkpointS, m->mtbfS);
+    m->dalyS = dalyInterval(job.checkpointS, m->mtbfS);
+    m->run = simulateJob(job, m->seed);
     // The sweep runs Llama 3's 54-day snapshot, with as many trials as ~4·10⁶ failures allow.
-    JobConfig sweepJob = m->job;
+    JobConfig sweepJob = job;
     sweepJob.durationS = 54 * 86400.0;
     const int points = 17;
     const double failuresPerTrial = sweepJob.durationS / m->mtbfS + 1;
-    const int trials = static_cast<int>(std::clamp(4e6 / (points * failuresPerTrial), 4.0, 48.0));
-    m->sweep = sweepCheckpointInterval(sweepJob, points, trials, m->seed);
+    m->trials = static_cast<int>(std::clamp(4e6 / (points * failuresPerTrial), 4.0, 48.0));
+    m->sweep = sweepCheckpointInterval(sweepJob, points, m->trials, m->seed);
+    for (const SweepPoint& pt : m->sweep.points)
+        if (pt.intervalS == m->sweep.simulatedBestS)
+            m->bestSimulated = pt.simulated;
+    m->atYoung = wasteShares(m->youngS, job.checkpointS, m->mtbfS, job.restartS);
+    m->atTau = wasteShares(job.intervalS, job.checkpointS, m->mtbfS, job.restartS);
+    m->goodputYoung = 1.0 - m->atYoung.total();
+    m->goodputDaly = analyticGoodput(job, m->dalyS);
+    m->goodputTau = 1.0 - m->atTau.total();
+    // Young × 1/8 … 8 in factors of two, the chosen τ among them unless it is one of them.
+    for (int e = -3; e <= 3; ++e)
+        m->splitIntervals.push_back(m->youngS * std::pow(2.0, e));
+    m->yourBar = -1;
+    for (std::size_t i = 0; i < m->splitIntervals.size(); ++i)
+        if (std::abs(m->splitIntervals[i] / job.intervalS - 1) < 0.02)
+            m->yourBar = static_cast<int>(i);
+    if (m->yourBar < 0) {
+        const auto at =
+            std::lower_bound(m->splitIntervals.begin(), m->splitIntervals.end(), job.intervalS);
+        m->yourBar = static_cast<int>(at - m->splitIntervals.begin());
+        m->splitIntervals.insert(at, job.intervalS);
+    }
+    m->youngBar =
+        static_cast<int>(std::find(m->splitIntervals.begin(), m->splitIntervals.end(), m->youngS) -
+                         m->splitIntervals.begin());
     m->steps.ranks = 64;
     m->steps.steps = 50;
     m->steps.stragglers = parseStragglers(p.text("stragglers"));
     m->steps.validate();
     m->k = p.number("k");
     m->times = generateStepTimes(m->steps, m->seed);
+    m->stragglers = failuresStragglersSeen(*m, m->steps.steps);
+    m->jobStepS = failuresSlowestMedian(m->stragglers);
+
+    const Llama3Record& rec = llama3Record();
+    const Llama3Figures fig = llama3Figures();
+    const FailuresRunSoFar whole = failuresRunUpTo(m->run, job.durationS);
+    const double expectedFailures = job.durationS / m->mtbfS;
+    const WasteShares atHalf = wasteShares(m->youngS / 2, job.checkpointS, m->mtbfS, job.restartS);
+    const WasteShares atDouble =
+        wasteShares(m->youngS * 2, job.checkpointS, m->mtbfS, job.restartS);
+    // What being 2× off Young's τ costs, the worse of half and double.
+    const double extra2x =
+        std::max(0.0, std::max(atHalf.total(), atDouble.total()) - m->atYoung.total());
 
     Story story;
-    story.provenance =
-        fill("modeled on CPU: Monte Carlo of a synchronous job, %1 GPUs, failure causes in Llama "
-             "3 Table 5's shares, seed %2; %3 trials of 54 days per interval",
-             {std::to_string(m->gpus), std::to_string(m->seed), std::to_string(trials)});
+    story.provenance = fill(
+        "published: Llama 3 §3.3.4 and Table 5 (step 1); modeled on CPU: a Monte Carlo of a "
+        "synchronous job, %1, failure causes in Table 5's shares, seed %2; %3 trials of 54 "
+        "days per interval",
+        {formatCount(m->gpus, "GPU", "GPUs"), std::to_string(m->seed), std::to_string(m->trials)});
+    // Every number a slide quotes, in the unit it is shown in (durations as duration() says
+    // them).
+    story.results = {
+        {"interruptions", rec.interruptions},
+        {"planned", rec.planned},
+        {"unexpected", rec.unexpected},
+        {"days", rec.days},
+        {"Llama 3 GPUs", rec.gpus},
+        {"hours between unexpected interruptions", fig.hoursBetween},
+        {"effective training time above, %", 90},
+        {"manual interventions", rec.manualInterventions},
+        {"GPU rows printed, %", rec.printedGpuPercent},
+        {"GPU rows by count", fig.gpuShareByCount},
+        {"Faulty GPU count", rec.causes.front().count},
+        {"Faulty GPU printed, %", rec.causes.front().printedPercent},
+        {"Faulty GPU by count", fig.faultyGpuByCount},
+        {"printed shares sum, %", fig.printedSum},
+        {"the 2 in √(2δM)", 2},
+        {"smaller causes in one bar", rec.causes.size() - std::size_t{kFailuresOwnBars}},
+        {"job MTBF M, shown", durationShown(m->mtbfS)},
+        {"τ, shown", durationShown(job.intervalS)},
+        {"δ, shown", durationShown(job.checkpointS)},
+        {"R, shown", durationShown(job.restartS)},
+        {"Young's τ, shown", durationShown(m->youngS)},
+        {"Daly's τ, shown", durationShown(m->dalyS)},
+        {"simulated best τ, shown", durationShown(m->sweep.simulatedBestS)},
+        {"goodput at Young", m->goodputYoung},
+        {"goodput at Daly", m->goodputDaly},
+        {"goodput at your τ", m->goodputTau},
+        {"best simulated goodput", m->bestSimulated},
+        {"writing at Young", m->atYoung.checkpoint},
+        {"rework at Young", m->atYoung.rework},
+        {"restart at Young", m->atYoung.restart},
+        {"waste at Young", m->atYoung.total()},
+        {"waste at your τ", m->atTau.total()},
+        {"waste at Young / 2", atHalf.total()},
+        {"waste at Young × 2", atDouble.total()},
+        {"extra waste 2× off Young", extra2x},
+        {"expected failures in the run", expectedFailures},
+        {"per-GPU MTBF, h", m->gpuMtbfH},
+        {"job step time", m->jobStepS},
+        {"straggler threshold", m->stragglers.thresholdS},
+        {"sweep intervals", points},
+    };
+    for (int r : m->stragglers.stragglers)
+        story.results.push_back({"flagged rank", r});
+    std::vector<ResultValue> timelineResults = {
+        {"run length, shown", durationShown(job.durationS)},
+        {"failures in the run", whole.failures},
+        {"lost work, shown", durationShown(whole.lost)},
+        {"restarting, shown", durationShown(whole.restart)},
+        {"goodput of the run", m->run.goodput()},
+    };
+    std::vector<ResultValue> splitResults;
+    for (double tau : m->splitIntervals)
+        splitResults.push_back({"τ split, shown", durationShown(tau)});
+    std::vector<ResultValue> stragglerResults = {
+        {"steps seen", m->steps.steps},
+        {"ranks", m->steps.ranks},
+        {"median of medians", m->stragglers.medianS},
+        {"MAD", m->stragglers.madS},
+    };
+
+    const std::string gpus = formatCount(m->gpus, "GPU", "GPUs");
     story.steps.push_back(
-        {"466 interruptions in 54 days",
-         "Llama 3's record as published: 419 unexpected interruptions, most of them GPUs. The "
-         "solid line counts them; the dashed one adds the printed percentages, which stop at "
-         "94.9 % because one row is misprinted.",
+        {fill("%1 interruptions in %2 days",
+              {std::to_string(rec.interruptions), std::to_string(rec.days)}),
+         fill("Llama 3's record as published: on %1 GPUs, %2 unexpected interruptions, one every "
+              "%3 h, most of them GPUs; still more than %4 % of the time was effective training. "
+              "The bars are Table 5's counts.",
+              {std::to_string(rec.gpus), std::to_string(rec.unexpected),
+               formatSignificant(fig.hoursBetween, 3), "90"}),
          6.0, [](double t) { return llamaFrames(t); }});
+    const std::string expected = formatSignificant(expectedFailures, 3);
+    const std::string met =
+        whole.failures == 0
+            ? fill("This run met none (%1 expected); a failure would throw away the work since "
+                   "the last checkpoint and cost a restart.",
+                   {expected})
+            : fill("This run met %1, %2 the %3 expected; each threw away the work since the "
+                   "last checkpoint and cost a restart.",
+                   {formatCount(whole.failures, "failure", "failures"),
+                    whole.failures > expectedFailures ? "more than" : "fewer than", expected});
     story.steps.push_back(
         {"The job's timeline: runs, checkpoints, lost work, restarts",
-         "Failures arrive at random with the job's rate, N GPUs ÷ per-GPU MTBF. Each one throws "
-         "away the work since the last checkpoint and costs a restart; the cursor is simulated "
-         "time.",
-         8.0, [m](double t) { return timelineFrames(*m, t); }});
+         fill("A failure of any one of %1 stops the job, so it fails every M = %2 on average. %3",
+              {gpus, duration(m->mtbfS), met}),
+         8.0, [m](double t) { return timelineFrames(*m, t); }, timelineResults});
+    const double tau = job.intervalS;
+    const std::string where =
+        std::abs(tau / m->youngS - 1) < 0.02
+            ? fill("Your τ = %1 is Young's", {duration(tau)})
+            : fill("Your τ = %1 is %2 Young's %3 and gives %4 against %5",
+                   {duration(tau), tau > m->youngS ? "longer than" : "shorter than",
+                    duration(m->youngS), formatShare(m->goodputTau), formatShare(m->goodputYoung)});
     story.steps.push_back(
         {"Goodput against the checkpoint interval",
-         "The same failures replayed at every interval: too often wastes time writing, too "
-         "rarely loses more work per failure. Young's and Daly's optima sit next to the "
-         "simulated best.",
+         fill("The same failures replayed at every interval: too often wastes time writing, too "
+              "rarely loses more work per failure. %1.",
+              {where}),
          6.0, [m](double t) { return goodputFrames(*m, t); }});
+    const char* largest = m->atYoung.restart >= std::max(m->atYoung.checkpoint, m->atYoung.rework)
+                              ? "restarts, which no interval removes"
+                          : m->atYoung.checkpoint >= m->atYoung.rework ? "writing checkpoints"
+                                                                       : "rework";
     story.steps.push_back(
         {"Where the waste goes",
-         "Writing falls as 1/τ, rework grows with τ, restarts are a floor no interval removes. "
-         "The cursor walks τ across the sweep.",
-         6.0, [m](double t) { return wasteFrames(*m, t); }});
+         fill(
+             "Writing shrinks as τ grows, rework grows with it, restarts stay. The three parts "
+             "add up to the waste: at Young's τ = %1, %2 of the wall time; the largest part is %3.",
+             {duration(m->youngS), formatShare(m->atYoung.total()), largest}),
+         6.0, [m](double t) { return wasteFrames(*m, t); }, splitResults});
     story.steps.push_back(
         {"Finding the straggler",
-         "Every rank waits for the slowest one each step. Each rank's median step time against "
-         "a threshold from the median and MAD of all ranks: the outliers cannot drag the rule "
-         "that catches them.",
-         6.0, [m](double t) { return stragglerFrames(*m, t); }});
+         fill("Every rank waits for the slowest one each step. Each rank's median step time "
+              "against a threshold from the median and MAD of all %1 ranks: the outliers "
+              "cannot drag the rule that catches them.",
+              {std::to_string(m->steps.ranks)}),
+         6.0, [m](double t) { return stragglerFrames(*m, t); }, stragglerResults});
+
+    std::vector<int> flagged = m->stragglers.stragglers;
+    std::sort(flagged.begin(), flagged.end());
+    // Flat when being 2× off adds less than half the waste at the optimum again.
+    const std::string flatness =
+        extra2x < 0.5 * m->atYoung.total()
+            ? fill("the optimum is flat, being 2× off costs at most %1 more",
+                   {formatShare(extra2x)})
+            : fill("the optimum is sharp here, being 2× off costs %1 more", {formatShare(extra2x)});
+    story.whiteboard.question =
+        fill("A job on %1 fails every %2 on average. How often should it checkpoint, and how "
+             "do you find the slow GPU?",
+             {gpus, duration(m->mtbfS)});
+    story.whiteboard.points = {
+        {fill("Llama 3 on %1 GPUs met %2 interruptions in %3 days, %4 unexpected: one every %5 "
+              "h. It still kept more than %6 % effective training time, with %7 manual "
+              "interventions.",
+              {std::to_string(rec.gpus), std::to_string(rec.interruptions),
+               std::to_string(rec.days), std::to_string(rec.unexpected),
+               formatSignificant(fig.hoursBetween, 3), "90",
+               std::to_string(rec.manualInterventions)}),
+         "Llama 3, arXiv:2407.21783, §3.3.4 and Table 5"},
+        {fill("A synchronous job stops when any of its %1 fails: M = %2 h per GPU ÷ %3 = %4.",
+              {gpus, formatSignificant(m->gpuMtbfH, 5), std::to_string(m->gpus),
+               duration(m->mtbfS)}),
+         kSection334},
+        {fill("Checkpoint every τ ≈ √(2δM) = %1 (Young); Daly's higher-order optimum is %2, "
+              "the simulated best %3.",
+              {duration(m->youngS), duration(m->dalyS), duration(m->sweep.simulatedBestS)}),
+         kYoungDaly},
+        {fill("There the wall time splits exactly: writing %1 + rework %2 + restart %3 = %4 "
+              "waste. Half or double that τ wastes %5 or %6: %7.",
+              {formatShare(m->atYoung.checkpoint), formatShare(m->atYoung.rework),
+               formatShare(m->atYoung.restart), formatShare(m->atYoung.total()),
+               formatShare(atHalf.total()), formatShare(atDouble.total()), flatness}),
+         kDalyModel},
+        {job.restartS > 0
+             ? fill("The restart share, %1, is a floor no interval removes: only a restart "
+                    "faster than R = %2 shrinks it.",
+                    {formatShare(m->atYoung.restart), duration(job.restartS)})
+             : std::string("With an instant restart there is no restart share: the interval "
+                           "only trades writing against rework."),
+         kDalyModel},
+        {fill("A step runs at the slowest rank's pace (%1): flag medians above m + k·σ = %2, "
+              "σ estimated from the MAD, not the mean. Flagged: %3.",
+              {formatSi(m->jobStepS, "s"), formatSi(m->stragglers.thresholdS, "s"),
+               flagged.empty() ? std::string("none") : formatIndexRanges(flagged)}),
+         kOutliers},
+    };
+    story.checks = {
+        {fill("What is the job's MTBF M, in hours, for %1 at %2 h per GPU?",
+              {gpus, formatSignificant(m->gpuMtbfH, 5)}),
+         m->mtbfS / 3600, "h", 0.02,
+         fill("M = %1 h ÷ %2 = %3 h.", {formatSignificant(m->gpuMtbfH, 5), std::to_string(m->gpus),
+                                        formatSignificant(m->mtbfS / 3600, 3)})},
+        {fill("What is Young's interval √(2δM), in minutes, for δ = %1 and M = %2?",
+              {duration(job.checkpointS), duration(m->mtbfS)}),
+         m->youngS / 60, "min", 0.03,
+         fill("√(2 × %1 min × %2 min) = %3 min.",
+              {formatSignificant(job.checkpointS / 60, 3), formatSignificant(m->mtbfS / 60, 4),
+               formatSignificant(m->youngS / 60, 3)})},
+        {fill("On average, how many failures does the job meet in %1 days?",
+              {formatNumber(p.number("days"))}),
+         expectedFailures, "failures", 0.05,
+         fill("Failures arrive at rate 1/M all the time, restarts included: %1 h ÷ %2 h = %3.",
+              {formatSignificant(job.durationS / 3600, 4), formatSignificant(m->mtbfS / 3600, 4),
+               formatSignificant(expectedFailures, 3)})},
+    };
+    addWhiteboardStep(story, fill("Checkpoint every %1: %2 of the wall time is then wasted, %3 "
+                                  "on restarts alone.",
+                                  {duration(m->youngS), formatShare(m->atYoung.total()),
+                                   formatShare(m->atYoung.restart)}));
     return story;
 }
 

@@ -34,6 +34,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "slowdown-triage",
     "moe-routing",
     "silent-hang",
+    "failures-checkpoint",
 };
 
 struct SweepCase {

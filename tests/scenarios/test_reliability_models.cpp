@@ -156,6 +156,76 @@ private slots:
         QVERIFY(std::fabs(simulateGoodput(rare, 200, 7).mean - rareAnalytic) < 0.01);
         QVERIFY(rareAnalytic < analytic - 0.1);
     }
+    void wasteSharesAddUpToDalysWaste() {
+        // Daly's full model, written out here: T = M·e^{R/M}·(e^{(τ+δ)/M} − 1) per interval
+        // τ of work; the parts are δ/T, 1 − e^{−R/M} and the rest of T − τ, and they sum to
+        // 1 − τ/T. Cases: Llama 3's M with δ = 1 min at Young's τ (the review's 14.8 %),
+        // R = 120 min (where the first-order terms reached 107 %), τ ≫ M, δ ≥ 2M.
+        const double llamaM = 54 * 24 * 60.0 / 419; // minutes
+        struct Case {
+            double tau, d, m, r;
+        };
+        const Case cases[] = {{youngInterval(1, llamaM), 1, llamaM, 10},
+                              {youngInterval(1, llamaM), 1, llamaM, 120},
+                              {154, 1, llamaM, 10},
+                              {600, 60, 23, 120},
+                              {30, 40, 15, 0},
+                              {1, 0, 1e7, 0}};
+        for (const Case& c : cases) {
+            const WasteShares w = wasteShares(c.tau, c.d, c.m, c.r);
+            const double t = c.m * std::exp(c.r / c.m) * std::expm1((c.tau + c.d) / c.m);
+            QVERIFY(w.checkpoint >= 0 && w.rework >= 0 && w.restart >= 0);
+            QVERIFY(std::fabs(w.total() - (1 - c.tau / t)) < 1e-12);
+            QCOMPARE(w.total(), expectedWaste(c.tau, c.d, c.m, c.r));
+            QVERIFY(std::fabs(w.checkpoint - c.d / t) < 1e-12);
+            QVERIFY(std::fabs(w.restart - (1 - std::exp(-c.r / c.m))) < 1e-12);
+            // No part exceeds the whole (the first-order rework did at τ = 2.57 h).
+            QVERIFY(w.rework <= w.total() && w.checkpoint <= w.total());
+        }
+        // At Llama 3's rate, δ = 1 min, R = 10 min, Young's τ: 14.8 % in all.
+        const WasteShares young = wasteShares(youngInterval(1, llamaM), 1, llamaM, 10);
+        QVERIFY(std::fabs(young.total() - 0.148) < 0.0005);
+        // A job that essentially never finishes an interval: all rework and restart, finite.
+        const WasteShares stuck = wasteShares(1e6, 1, 1, 0.5);
+        QVERIFY(std::fabs(stuck.total() - 1.0) < 1e-15);
+        QVERIFY(std::fabs(stuck.restart - (1 - std::exp(-0.5))) < 1e-12);
+        // calc checkpoint prints the same split.
+        const auto j = runCalc(
+            "checkpoint",
+            {{"mtbf-hours", "3.09"}, {"checkpoint-minutes", "1"}, {"restart-minutes", "120"}});
+        const auto& parts = j["waste_at_young"];
+        const double sum = parts["checkpoint"].get<double>() + parts["rework"].get<double>() +
+                           parts["restart"].get<double>();
+        QVERIFY(std::fabs(sum - parts["total"].get<double>()) < 1e-12);
+        QVERIFY(std::fabs(sum - j["waste_fraction_at_young"].get<double>()) < 1e-12);
+    }
+    void simulatedTimeSplitsAsTheShares() {
+        // The simulator's checkpoint, lost and restart segments converge to the three shares:
+        // 30 runs of 54 days at Llama 3's all-cause rate on 16,384 GPUs (M ≈ 3.09 h), δ = 2
+        // min, R = 20 min, τ = 40 min.
+        JobConfig c;
+        c.sources = llama3FailureSources(16384);
+        c.intervalS = 40 * 60.0;
+        c.checkpointS = 120;
+        c.restartS = 1200;
+        c.durationS = 54 * 86400.0;
+        const WasteShares w = wasteShares(c.intervalS, c.checkpointS, c.mtbfS(), c.restartS);
+        double ckpt = 0, lost = 0, restart = 0, all = 0;
+        for (std::uint64_t seed = 1; seed <= 30; ++seed)
+            for (const Segment& g : simulateJob(c, seed).segments) {
+                const double d = g.endS - g.startS;
+                all += d;
+                ckpt += g.kind == SegmentKind::Checkpoint ? d : 0;
+                lost += g.kind == SegmentKind::Lost ? d : 0;
+                restart += g.kind == SegmentKind::Restart ? d : 0;
+            }
+        QVERIFY2(std::fabs(ckpt / all - w.checkpoint) < 0.003,
+                 qPrintable(QString("checkpoint %1 vs %2").arg(ckpt / all).arg(w.checkpoint)));
+        QVERIFY2(std::fabs(lost / all - w.rework) < 0.005,
+                 qPrintable(QString("rework %1 vs %2").arg(lost / all).arg(w.rework)));
+        QVERIFY2(std::fabs(restart / all - w.restart) < 0.005,
+                 qPrintable(QString("restart %1 vs %2").arg(restart / all).arg(w.restart)));
+    }
     void timelineIsContiguousAndDeterministic() {
         JobConfig c = llamaLikeJob();
         c.sources = llama3FailureSources(16384);

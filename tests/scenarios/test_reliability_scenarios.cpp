@@ -2,13 +2,16 @@
 // published, the job timeline tiling the run with the simulator's lost work, Young's and Daly's
 // optima where the formulas put them, and the hang triage ending at the injected culprit with every
 // waiting GPU at 100 %.
+#include "engine/number_format.h"
 #include "engine/scenario.h"
 #include "reliability/failures_checkpoint_scenario.h"
 #include "reliability/llama3_interruptions.h"
 #include "scenario_test_helpers.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace wb;
 using wb::test::all;
@@ -24,59 +27,173 @@ std::optional<ChartMarker> marker(const ChartFrame& c, const std::string& label)
     return std::nullopt;
 }
 
+// The series' y at x, read off its polyline with log-spaced x (the goodput chart's axis).
+double curveAt(const ChartSeries& s, double x) {
+    for (std::size_t i = 1; i < s.points.size(); ++i) {
+        const ChartPoint a = s.points[i - 1], b = s.points[i];
+        if (x >= a.x && x <= b.x) {
+            const double f = std::log(x / a.x) / std::log(b.x / a.x);
+            return a.y + f * (b.y - a.y);
+        }
+    }
+    return std::nan("");
+}
+
 } // namespace
 
 class TestReliabilityScenarios : public QObject {
     Q_OBJECT
 private slots:
     void llamaTableAsPublished() {
+        // Published counts are bars by cause, not a line over a numeric axis.
         const Story s = build("failures-checkpoint");
-        const auto f = first<FactsFrame>(s.steps[0].frames(1.0));
-        QVERIFY(f);
+        QVERIFY(!first<ChartFrame>(s.steps[0].frames(1.0)));
+        const auto b = first<BarChartFrame>(s.steps[0].frames(1.0));
+        QVERIFY(b);
         const Llama3Record& rec = llama3Record();
-        QCOMPARE(f->rows.size(), rec.causes.size());
-        QCOMPARE(f->rows.size(), std::size_t{18}); // Table 5 has 18 rows
+        QCOMPARE(rec.causes.size(), std::size_t{18}); // Table 5 has 18 rows
+        // The seven largest rows one bar each, the other eleven stacked in one bar, every
+        // segment coloured by its row's category; the counts add up to 419.
+        QCOMPARE(b->categories.size(), std::size_t{8});
+        QCOMPARE(b->categories.back().label, std::string("11 smaller causes"));
+        std::vector<BarSegment> segments;
+        for (std::size_t i = 0; i < b->categories.size(); ++i) {
+            if (i < 7) {
+                QCOMPARE(b->categories[i].label, rec.causes[i].component);
+                QCOMPARE(b->categories[i].segments.size(), std::size_t{1});
+            }
+            for (const BarSegment& g : b->categories[i].segments)
+                segments.push_back(g);
+        }
+        QCOMPARE(segments.size(), rec.causes.size());
         int sum = 0;
         for (std::size_t i = 0; i < rec.causes.size(); ++i) {
-            QCOMPARE(f->rows[i].label, rec.causes[i].component);
-            QVERIFY(f->rows[i].value.starts_with(std::to_string(rec.causes[i].count) + " · "));
-            sum += rec.causes[i].count;
+            QCOMPARE(segments[i].value, double(rec.causes[i].count));
+            QCOMPARE(b->series[static_cast<std::size_t>(segments[i].series)],
+                     rec.causes[i].category);
+            sum += static_cast<int>(segments[i].value);
         }
         QCOMPARE(sum, 419);
-        // "Faulty GPU" as printed (30.1 %), flagged and explained, not silently corrected.
-        QCOMPARE(f->rows[0].label, std::string("Faulty GPU"));
-        QCOMPARE(f->rows[0].value, std::string("148 · 30.1 %"));
-        QVERIFY(f->rows[0].emphasis);
-        QVERIFY(f->rows[0].source.find("35.3") != std::string::npos);
-        for (std::size_t i = 1; i < f->rows.size(); ++i)
-            QVERIFY(!f->rows[i].emphasis);
-        // The chart's counted line reaches 100 %, the printed one 94.9 %.
-        const auto c = first<ChartFrame>(s.steps[0].frames(1.0));
-        QVERIFY(c);
-        QVERIFY(std::abs(c->series[0].points.back().y - 100.0) < 1e-9);
-        QVERIFY(std::abs(c->series[1].points.back().y - 94.9) < 1e-6);
+        QCOMPARE(b->emphasis, 0); // "Faulty GPU", printed 30.1 % for 148/419 = 35.3 %
+        QVERIFY(b->caption.find("30.1 %") != std::string::npos);
+        QVERIFY(b->caption.find("35.3 %") != std::string::npos);
+        QVERIFY(b->caption.find("94.9 %") != std::string::npos);
+        // Mid-play the bars appear largest first on a fixed axis.
+        const auto half = first<BarChartFrame>(s.steps[0].frames(0.3));
+        QCOMPARE(half->axisMax, b->axisMax);
+        QCOMPARE(half->categories[0].segments[0].value, 148.0);
+        QCOMPARE(half->categories[7].segments[0].value, 0.0);
+        // §3.3.4's headline figures, as published.
+        const auto f = first<FactsFrame>(s.steps[0].frames(1.0));
+        QVERIFY(f);
+        std::map<std::string, std::string> row;
+        for (const FactRow& r : f->rows)
+            row[r.label] = r.value;
+        QCOMPARE(row["job interruptions"], std::string("466"));
+        QCOMPARE(row["planned"], std::string("47"));
+        QCOMPARE(row["unexpected"], std::string("419"));
+        QCOMPARE(row["one unexpected every"], std::string("3.09 h"));
+        QCOMPARE(row["effective training time"], std::string("> 90 %"));
+        QCOMPARE(row["significant manual interventions"], std::string("3"));
+        QCOMPARE(row["GPU rows, as printed"], std::string("58.7 %"));
+        // Step 1 is published data: the provenance says so before it says Monte Carlo.
+        QVERIFY(s.provenance.starts_with("published: Llama 3 §3.3.4 and Table 5"));
     }
 
     void youngAndDalyWhereTheFormulasPutThem() {
-        for (const char* ckpt : {"1", "5"}) {
-            const Story s = build("failures-checkpoint", {{"checkpoint-min", ckpt}});
-            const double delta = std::stod(ckpt) * 60;
-            // Llama 3's rate: M = 54 × 24 h / 419 at 16,384 GPUs (FACTS §4.5).
-            const double M = 54 * 24 * 3600.0 / 419;
-            const double young = std::sqrt(2 * delta * M);
-            const double x = delta / (2 * M);
-            const double daly = std::sqrt(2 * delta * M) * (1 + std::sqrt(x) / 3 + x / 9) - delta;
-            const auto c = first<ChartFrame>(s.steps[2].frames(1.0));
-            QVERIFY(c);
-            const auto y = marker(*c, "Young √(2δM)"), d = marker(*c, "Daly");
-            const auto b = marker(*c, "simulated best");
-            QVERIFY(y && d && b);
-            QVERIFY(std::abs(y->at.x * 60 / young - 1) < 1e-3);
-            QVERIFY(std::abs(d->at.x * 60 / daly - 1) < 1e-3);
-            if (delta == 60) // FACTS §5 worked example: about 19.3 min
-                QVERIFY(std::abs(y->at.x - 19.3) < 0.1);
-            // The simulated optimum lands near the analytic one (the curve is flat there).
-            QVERIFY(b->at.x * 60 > young / 2.5 && b->at.x * 60 < young * 2.5);
+        for (const char* ckpt : {"1", "5"})
+            for (const char* restart : {"10", "120"}) {
+                const Story s = build("failures-checkpoint",
+                                      {{"checkpoint-min", ckpt}, {"restart-min", restart}});
+                const double delta = std::stod(ckpt) * 60, r = std::stod(restart) * 60;
+                // Llama 3's rate: M = 54 × 24 h / 419 at 16,384 GPUs (Llama 3 §3.3.4).
+                const double M = 54 * 24 * 3600.0 / 419;
+                const double young = std::sqrt(2 * delta * M);
+                const double x = delta / (2 * M);
+                const double daly =
+                    std::sqrt(2 * delta * M) * (1 + std::sqrt(x) / 3 + x / 9) - delta;
+                const auto c = first<ChartFrame>(s.steps[2].frames(1.0));
+                QVERIFY(c);
+                const auto y = marker(*c, "Young"), d = marker(*c, "Daly");
+                const auto b = marker(*c, "simulated best");
+                QVERIFY(y && d && b);
+                QVERIFY(std::abs(y->at.x * 60 / young - 1) < 1e-3);
+                QVERIFY(std::abs(d->at.x * 60 / daly - 1) < 1e-3);
+                if (delta == 60) // √(2 · 1 min · 3.09 h): about 19.3 min
+                    QVERIFY(std::abs(y->at.x - 19.3) < 0.1);
+                // The dots sit on the goodput curve (Daly's model, written out here), not
+                // below it where they read as goodput values.
+                // The job's M is the default 50,677 h per GPU ÷ 16,384, Llama 3's rate rounded.
+                const double jobM = 50677 * 3600.0 / 16384;
+                for (const auto& [mk, tau] : {std::pair{*y, young}, std::pair{*d, daly}}) {
+                    const double t = jobM * std::exp(r / jobM) * std::expm1((tau + delta) / jobM);
+                    QVERIFY(std::abs(mk.at.y - 100 * tau / t) < 1e-3);
+                    QVERIFY(std::abs(mk.at.y - curveAt(c->series[0], mk.at.x)) < 0.5);
+                }
+                // The simulated optimum lands near the analytic one (the curve is flat there).
+                QVERIFY(b->at.x * 60 > young / 2.5 && b->at.x * 60 < young * 2.5);
+            }
+    }
+
+    void wasteDecompositionAddsUp() {
+        // Each bar is Daly's waste at its τ split into writing, rework and restart: the parts
+        // sum to the waste (written out here), and the resting frame points at Young's τ.
+        for (const char* restart : {"10", "120", "0"})
+            for (const char* gpus : {"16384", "131072"}) {
+                const Story s =
+                    build("failures-checkpoint", {{"restart-min", restart}, {"gpus", gpus}});
+                const auto b = first<BarChartFrame>(s.steps[3].frames(1.0));
+                QVERIFY(b);
+                const double M = 50677 * 3600.0 / std::stod(gpus), d = 60;
+                const double r = std::stod(restart) * 60;
+                const double young = std::sqrt(2 * d * M);
+                QCOMPARE(b->series.size(), std::size_t{3});
+                // Young × 1/8 … 8 and the chosen 30 min, ascending.
+                std::vector<double> taus;
+                for (int e = -3; e <= 3; ++e)
+                    taus.push_back(young * std::pow(2.0, e));
+                taus.push_back(30 * 60.0);
+                std::sort(taus.begin(), taus.end());
+                QCOMPARE(b->categories.size(), taus.size());
+                for (std::size_t i = 0; i < taus.size(); ++i) {
+                    const BarCategory& cat = b->categories[i];
+                    QCOMPARE(cat.segments.size(), std::size_t{3});
+                    double sum = 0;
+                    for (const BarSegment& g : cat.segments)
+                        sum += g.value;
+                    const double t = M * std::exp(r / M) * std::expm1((taus[i] + d) / M);
+                    QVERIFY(std::abs(sum - (1 - taus[i] / t)) < 1e-12);
+                }
+                // The emphasised bar is Young's τ and its parts sum to Daly's waste there.
+                QVERIFY(b->emphasis >= 0);
+                const BarCategory& at = b->categories[static_cast<std::size_t>(b->emphasis)];
+                QVERIFY(at.label.find("(Young)") != std::string::npos);
+                const double t = M * std::exp(r / M) * std::expm1((young + d) / M);
+                double sum = 0;
+                for (const BarSegment& g : at.segments)
+                    sum += g.value;
+                QVERIFY2(std::abs(sum - (1 - young / t)) < 1e-12,
+                         qPrintable(QString("%1 vs %2").arg(sum).arg(1 - young / t)));
+                QVERIFY(std::abs(at.segments[0].value - d / t) < 1e-12);
+                QVERIFY(std::abs(at.segments[2].value - (1 - std::exp(-r / M))) < 1e-12);
+                // The facts beside it: the three parts and their sum, as shown.
+                const auto f = first<FactsFrame>(s.steps[3].frames(1.0));
+                QVERIFY(f && f->rows.size() >= 4);
+                QCOMPARE(f->rows[3].value, formatShare(sum));
+            }
+    }
+
+    void titlesFollowTheGpuCount() {
+        const Scenario& sc = *findScenario("failures-checkpoint");
+        QVERIFY(sc.title().find_first_of("0123456789") == std::string::npos);
+        for (const char* gpus : {"8", "131072"}) {
+            const Story s = build("failures-checkpoint", {{"gpus", gpus}});
+            const std::string n = std::string(gpus) + (std::string(gpus) == "1" ? " GPU" : " GPUs");
+            QVERIFY(s.whiteboard.question.find(n) != std::string::npos);
+            const auto sched = first<ScheduleFrame>(s.steps[1].frames(1.0));
+            QVERIFY(sched && sched->title.find(n) != std::string::npos);
+            for (const Step& st : s.steps)
+                QVERIFY2(st.title.find("16K") == std::string::npos, st.title.c_str());
         }
     }
 
@@ -117,6 +234,13 @@ private slots:
                     modelLost += g.endS - g.startS;
             QVERIFY(std::abs(lost - modelLost) < 1e-6);
             QVERIFY(std::abs(run - r.usefulS) < 1e-6);
+            // Failures counted the same way in the narration, the caption and the model.
+            const auto facts = first<FactsFrame>(s.steps[1].frames(1.0));
+            QVERIFY(facts);
+            QCOMPARE(facts->rows[0].label, std::string("job MTBF M"));
+            QVERIFY(s.steps[1].narration.find(std::to_string(r.failures) + " failures") !=
+                    std::string::npos);
+            QVERIFY(f->caption.starts_with(std::to_string(r.failures) + " failures"));
         }
     }
 
@@ -124,7 +248,9 @@ private slots:
         const Story s = build("failures-checkpoint");
         const auto c = first<ChartFrame>(s.steps[4].frames(1.0));
         QVERIFY(c);
-        QVERIFY(marker(*c, "rank 5")); // injected at 1.3×: far above the threshold
+        QVERIFY(marker(*c, "rank 5"));
+        const auto f = first<FactsFrame>(s.steps[4].frames(1.0));
+        QVERIFY(f && f->rows[3].value == "5, 41"); // injected at 1.3×: far above the threshold
         const Story none = build("failures-checkpoint", {{"stragglers", ""}});
         QVERIFY(first<ChartFrame>(none.steps[4].frames(1.0))->markers.empty());
     }
