@@ -20,21 +20,11 @@ namespace wb::test {
 // The scenarios held to the lesson mechanism so far (the sweep, the whiteboard answer, check
 // yourself, resting frames that differ); the rest join as their lessons are rebuilt.
 inline constexpr const char* kSweptScenarios[] = {
-    "silicon-mapping",
-    "memory-hierarchy",
-    "occupancy",
-    "roofline",
-    "warp-divergence",
-    "coalescing-transpose",
-    "ring-allreduce",
-    "fabric-mapping",
-    "parallelism-strategies",
-    "nccl-topology",
-    "roce-vs-infiniband",
-    "slowdown-triage",
-    "moe-routing",
-    "silent-hang",
-    "failures-checkpoint",
+    "silicon-mapping", "memory-hierarchy",   "occupancy",
+    "roofline",        "warp-divergence",    "coalescing-transpose",
+    "ring-allreduce",  "fabric-mapping",     "parallelism-strategies",
+    "nccl-topology",   "roce-vs-infiniband", "slowdown-triage",
+    "moe-routing",     "silent-hang",        "failures-checkpoint",
 };
 
 struct SweepCase {
