@@ -637,6 +637,11 @@ FactsFrame lossFacts(const FabricComparisonModel& m) {
     return f;
 }
 
+// A score as a reader writes it: a true minus sign, not a hyphen ("−3").
+std::string signedScore(int score) {
+    return score < 0 ? fill("−%1", {std::to_string(-score)}) : std::to_string(score);
+}
+
 std::string weightWords(int w) {
     return w > 0   ? fill("RoCE +%1", {std::to_string(w)})
            : w < 0 ? fill("IB −%1", {std::to_string(-w)})
@@ -648,8 +653,8 @@ std::string weightWords(int w) {
 FactsFrame decisionFacts(const FabricComparisonModel& m) {
     const FabricRecommendation& r = m.decision;
     FactsFrame f;
-    f.title = fill("%1, score %2 (weights assumed)",
-                   {fabricChoiceWords(r.choice), std::to_string(r.score)});
+    f.title =
+        fill("%1, score %2 (weights assumed)", {fabricChoiceWords(r.choice), signedScore(r.score)});
     for (const FabricReason& x : r.reasons)
         f.rows.push_back({.label = fill("%1: %2", {x.factor, x.setting}),
                           .value = weightWords(x.weight),
@@ -669,7 +674,7 @@ FactsFrame decisionFacts(const FabricComparisonModel& m) {
              .value = flip.setting,
              .source = fill(
                  "score becomes %1: %2",
-                 {std::to_string(flip.score),
+                 {signedScore(flip.score),
                   fabricChoiceWords(flip.score > 0 ? FabricKind::RoCE : FabricKind::InfiniBand)}),
              .emphasis = true});
     return f;
@@ -693,7 +698,7 @@ BarChartFrame weightBars(const FabricComparisonModel& m) {
     BarChartFrame f;
     f.title = "Which way each factor pulls";
     f.caption = fill("score %1 = %2 for RoCE − %3 for IB; weights assumed, a tie goes to IB",
-                     {std::to_string(r.score), std::to_string(pull.roce), std::to_string(pull.ib)});
+                     {signedScore(r.score), std::to_string(pull.roce), std::to_string(pull.ib)});
     f.horizontal = true;
     f.axisTitle = "weight (assumed: judgement)";
     BarCategory ib{.label = "IB", .segments = {}, .tip = "factors that favour InfiniBand"};
@@ -958,7 +963,7 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
         {"The decision, and what flips it",
          fill("Each factor has a direction and a weight; the weights are assumed (judgement), "
               "the reasons quote the runs above. Here: %1, score %2. %3",
-              {fabricChoiceWords(d.choice), std::to_string(d.score), flipWords}),
+              {fabricChoiceWords(d.choice), signedScore(d.score), flipWords}),
          8.0, [m](double) {
              return Frames{{decisionFacts(*m), weightBars(*m)}};
          }});
@@ -997,7 +1002,7 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
         {fill("%1 here (score %2, weights assumed). Operations skill weighs most; adaptive "
               "routing and SHARP lean to IB, vendor lock-in and cost to Ethernet, scale to "
               "neither. %3",
-              {fabricChoiceWords(d.choice), std::to_string(d.score), flipWords}),
+              {fabricChoiceWords(d.choice), signedScore(d.score), flipWords}),
          "derived: assumed weights on this run's evidence; Graham et al., SHArP, COM-HPC '16"},
     };
     story.checks = {
@@ -1018,7 +1023,7 @@ Story RoceVsInfinibandScenario::build(const Params& p, const ScenarioInputs&) co
         {"Add up the factors' weights on the decision slide: what is the score?",
          static_cast<double>(d.score), "", 0.0,
          fill("The weights sum to %1, so the choice is %2 (> 0 → RoCE, otherwise InfiniBand).",
-              {std::to_string(d.score), fabricChoiceWords(d.choice)})},
+              {signedScore(d.score), fabricChoiceWords(d.choice)})},
     };
     addWhiteboardStep(story, fill("%1 for these conditions; both fabrics spread back-pressure, "
                                   "and a loss costs a round trip on either.",

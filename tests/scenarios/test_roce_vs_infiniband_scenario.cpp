@@ -353,7 +353,11 @@ private slots:
         const auto panel = first<FactsFrame>(story.steps[Decision].frames(0.5));
         QVERIFY(panel.has_value());
         QVERIFY(panel->title.rfind(fabricChoiceWords(r.choice), 0) == 0);
-        QVERIFY(panel->title.find("score " + std::to_string(r.score)) != std::string::npos);
+        // A negative score is written with a minus sign, not a hyphen.
+        const std::string score = r.score < 0 ? std::string("−").append(std::to_string(-r.score))
+                                              : std::to_string(r.score);
+        QVERIFY2(panel->title.find("score " + score) != std::string::npos, panel->title.c_str());
+        QVERIFY(panel->title.find("score -") == std::string::npos);
         QVERIFY(panel->title.find("assumed") != std::string::npos);
         const std::vector<FactRow>& rows = panel->rows;
         QCOMPARE(r.reasons.size(), std::size_t(7));
