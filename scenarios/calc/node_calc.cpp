@@ -17,9 +17,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kNvml = "NVML nvmlUtilization_t.gpu: percent of the sample period in "
-                              "which one or more kernels was executing (NVML API reference)";
-
 Json gpuUtil(const Params& p) {
     const GpuSpec& gpu = gpuOf(p);
     CollectiveWaitConfig c;
@@ -52,7 +49,7 @@ Json gpuUtil(const Params& p) {
         j["fast_rank_samples"] = samples;
         j["assumes"] = "compute kernels fill the GPU; NCCL's kernel holds nccl-sms SMs from the "
                        "call until the slow rank arrives plus the transfer";
-        j["source"] = kNvml;
+        j["source"] = kNvmlGpuUtilDefinition;
         return j;
     } catch (const std::invalid_argument& e) {
         throw CalcError(e.what());

@@ -9,6 +9,12 @@
 
 namespace wb {
 
+// The one citation for GPU-Util that every lesson and calc model quoting it gives.
+inline constexpr const char* kNvmlGpuUtilSource = "NVML API Reference, nvmlUtilization_t";
+inline constexpr const char* kNvmlGpuUtilDefinition =
+    "NVML API Reference, nvmlUtilization_t: percent of the sample period in which one or more "
+    "kernels was executing";
+
 struct KernelSpan {
     double startS = 0;
     double endS = 0;

@@ -23,8 +23,6 @@ namespace wb {
 
 namespace {
 
-const char* kNvml = "NVML API reference, nvmlUtilization_t: percent of the sample period in "
-                    "which one or more kernels was executing";
 const char* kDcgmSmActive = "DCGM profiling metric DCGM_FI_PROF_SM_ACTIVE (DCGM User Guide, "
                             "Profiling Metrics): share of time SMs have a warp resident";
 const char* kLayout = "server layout assumed DGX/HGX-style: 2 GPUs + 2 NICs per PCIe switch, "
@@ -612,7 +610,7 @@ ChartFrame sweepChart(const NcclTopologyModel& m) {
     const double x = m.wait.config.slowdownS * 1e3;
     c.markers.push_back({.at = {x, m.fastRun.gpuUtilPercent},
                          .label = fill("GPU-Util %1", {formatPercent(m.fastRun.gpuUtilPercent)}),
-                         .tooltip = kNvml,
+                         .tooltip = kNvmlGpuUtilDefinition,
                          .colorIndex = 0,
                          .estimate = false,
                          .emphasis = true});

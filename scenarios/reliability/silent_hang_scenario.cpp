@@ -2,6 +2,7 @@
 
 #include "engine/number_format.h"
 #include "engine/sentence.h"
+#include "node/gpu_util_sampler.h"
 #include "reliability/collective_hang.h"
 
 #include <algorithm>
@@ -12,7 +13,6 @@ namespace wb {
 
 namespace {
 
-constexpr const char* kHangNvmlSource = "NVML API Reference, nvmlUtilization_t";
 constexpr const char* kHangRecorderSource = "PyTorch Flight Recorder tutorial";
 constexpr const char* kHangEnvSource = "PyTorch ProcessGroupNCCL environment variables";
 constexpr const char* kHangTimeoutSource = "PyTorch torch.distributed.init_process_group (timeout)";
@@ -148,7 +148,7 @@ BarChartFrame hangUtilBars(const SilentHangModel& m) {
     f.axisTitle = "percent";
     const double sm = static_cast<double>(c.channels) / c.smCount;
     f.categories.push_back({.label = "GPU-Util (NVML)",
-                            .segments = {{.value = 1.0, .series = 0, .tip = kHangNvmlSource}},
+                            .segments = {{.value = 1.0, .series = 0, .tip = kNvmlGpuUtilSource}},
                             .tip = "share of time one or more kernels ran"});
     f.categories.push_back({.label = "SMs holding a block",
                             .segments = {{.value = sm, .series = 0, .tip = "one SM per channel"}},
@@ -164,7 +164,7 @@ FactsFrame hangUtilFacts(const SilentHangModel& m) {
     f.title = "Why a waiting GPU reads busy";
     f.rows.push_back({.label = "GPU-Util: time any kernel was running",
                       .value = formatPercent(100.0),
-                      .source = kHangNvmlSource,
+                      .source = kNvmlGpuUtilSource,
                       .emphasis = true});
     f.rows.push_back(
         {.label = "SMs the spinning NCCL kernel holds",
@@ -592,7 +592,7 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
               "NCCL kernel holds %2 of %3 SMs and does no useful work: utilisation cannot find "
               "the culprit.",
               {formatPercent(100.0), std::to_string(c.channels), std::to_string(c.smCount)}),
-         kHangNvmlSource},
+         kNvmlGpuUtilSource},
         {"Keep the evidence: TORCH_NCCL_TRACE_BUFFER_SIZE > 0 records each collective's sequence "
          "number, op, sizes and state; TORCH_NCCL_DUMP_ON_TIMEOUT dumps every rank's record when "
          "the watchdog fires.",

@@ -3,6 +3,7 @@
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/sentence.h"
+#include "node/gpu_util_sampler.h"
 #include "triage/kineto_trace_generator.h"
 #include "triage/rank_analysis.h"
 #include "triage/triage_verdict.h"
@@ -22,7 +23,6 @@ namespace {
 
 using TraceList = std::vector<std::shared_ptr<const ChromeTraceResult>>;
 
-constexpr const char* kTriageNvmlSource = "NVML API Reference: nvmlUtilization_t";
 constexpr const char* kTriageHtaSource = "Holistic Trace Analysis: temporal breakdown";
 constexpr const char* kTriageOverlapSource =
     "Holistic Trace Analysis: communication–computation overlap";
@@ -242,7 +242,7 @@ BarChartFrame triageGpuUtilBars(const Triaged& t) {
              .segments = {{.value = r.computeUs / w, .series = 0, .tip = ms(r.computeUs)},
                           {.value = r.exposedCommUs / w, .series = 1, .tip = ms(r.exposedCommUs)}},
              .tip =
-                 fill("GPU-Util %1 (%2)", {formatShare(triageBusyShare(r)), kTriageNvmlSource})});
+                 fill("GPU-Util %1 (%2)", {formatShare(triageBusyShare(r)), kNvmlGpuUtilSource})});
         if (t.verdict.stragglerRank && *t.verdict.stragglerRank == r.rank)
             b.emphasis = static_cast<int>(i);
     }
@@ -624,11 +624,11 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
                  facts.title = "What GPU-Util counts";
                  facts.rows.push_back({.label = "GPU-Util",
                                        .value = "time with a kernel executing ÷ time",
-                                       .source = kTriageNvmlSource,
+                                       .source = kNvmlGpuUtilSource,
                                        .emphasis = true});
                  facts.rows.push_back({.label = "sample period",
                                        .value = "one sixth of a second to a second",
-                                       .source = kTriageNvmlSource});
+                                       .source = kNvmlGpuUtilSource});
                  facts.rows.push_back(
                      {.label = "an NCCL kernel waiting for a peer",
                       .value = "executing: counts as busy",
@@ -712,7 +712,7 @@ Story SlowdownTriageScenario::build(const Params& p, const ScenarioInputs& in) c
         {fill("nvidia-smi cannot tell: GPU-Util counts any kernel executing, a spinning NCCL "
               "wait included; in the straggler run every rank reads %1 to %2.",
               {formatShare(utilLo), formatShare(utilHi)}),
-         kTriageNvmlSource},
+         kNvmlGpuUtilSource},
         {fill("Compare ranks from their profiler traces: compute, communication, overlap and "
               "the wait inside each all-reduce (own time minus the shortest rank's); healthy "
               "waits stay small, %1 median.",

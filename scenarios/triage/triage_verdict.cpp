@@ -117,8 +117,8 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
                       time(othersWait - wait[s]), time(excess)});
     }
 
-    const double maxCompute = *std::max_element(compute.begin(), compute.end());
-    const double minCompute = *std::min_element(compute.begin(), compute.end());
+    const double maxCompute = m.maxComputeUs;
+    const double minCompute = m.minComputeUs;
     const bool uniform = maxCompute <= (1.0 + kTriageUniformCompute) * medCompute &&
                          minCompute >= (1.0 - kTriageUniformCompute) * medCompute;
     const std::string computeText =
