@@ -70,6 +70,20 @@ private slots:
         QCOMPARE(files[1].toObject()["comm_kernels"].toInt(), 10);
     }
 
+    // NCCL 2.7's kernel names (ncclAllReduceRingLLKernel_sum_f32(ncclColl), ...) are
+    // communication: 60 + 250 + 40 µs of it, 120 µs under the compute (430 µs).
+    void oldNcclKernelNamesAreCommunication() {
+        const Result r = runWarpboard(
+            {"import", kData + "kineto_2021_ddp_nccl2.7_kernel_names_rank-0.json", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject file = o["files"].toArray()[0].toObject();
+        QCOMPARE(file["comm_kernels"].toInt(), 3);
+        QCOMPARE(file["comm_us"].toDouble(), 350.0);
+        QCOMPARE(file["compute_us"].toDouble(), 430.0);
+        QVERIFY2(file["overlap_pct"].toDouble() > 0.0, r.out.constData());
+    }
+
     // The slowdown triage on HTA's sampled pair (copied into tests/data/import): two ranks
     // of 128; rank 1 computes 29 % more, but rank 0 waits only 17 ms more than it — not a
     // straggler holding the collectives (see tests/scenarios/test_triage.cpp): "none".

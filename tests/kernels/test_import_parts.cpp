@@ -76,6 +76,131 @@ private slots:
         QVERIFY(!parseNcclKernelName("nccl:all_reduce")); // the CPU annotation, not a kernel
     }
 
+    // One row per naming era (and RCCL's), as profilers print them.
+    void ncclKernelNameTable_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("collective");
+        QTest::addColumn<QString>("algorithm");
+        QTest::addColumn<QString>("protocol");
+        QTest::addColumn<QString>("era");
+        QTest::newRow("2.4 ring LL") << "ncclAllReduceRingLLKernel_sum_f32(ncclColl)"
+                                     << "AllReduce"
+                                     << "RING"
+                                     << "LL"
+                                     << "<=2.7";
+        QTest::newRow("2.4 broadcast") << "ncclBroadcastRingLLKernel_copy_i8(ncclColl)"
+                                       << "Broadcast"
+                                       << "RING"
+                                       << "LL"
+                                       << "<=2.7";
+        QTest::newRow("2.5 LL128") << "ncclReduceScatterRingLL128Kernel_sum_f16(ncclColl)"
+                                   << "ReduceScatter"
+                                   << "RING"
+                                   << "LL128"
+                                   << "<=2.7";
+        QTest::newRow("2.5 tree") << "void ncclAllReduceTreeLLKernel_sum_f32(ncclColl)"
+                                  << "AllReduce"
+                                  << "TREE"
+                                  << "LL"
+                                  << "<=2.7";
+        QTest::newRow("2.7 collnet") << "ncclAllReduceCollNetLLKernel_sum_bf16(ncclColl)"
+                                     << "AllReduce"
+                                     << "COLLNET"
+                                     << "LL"
+                                     << "<=2.7";
+        QTest::newRow("2.7 sendrecv") << "ncclSendRecvKernel_copy_i8(ncclColl)"
+                                      << "SendRecv"
+                                      << ""
+                                      << ""
+                                      << "<=2.7";
+        QTest::newRow("2.3 no algorithm") << "ncclAllGatherLLKernel_copy_i8(ncclColl)"
+                                          << "AllGather"
+                                          << ""
+                                          << "LL"
+                                          << "<=2.7";
+        QTest::newRow("2.8-2.12") << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"
+                                  << "AllReduce"
+                                  << "RING"
+                                  << "LL"
+                                  << "<=2.12";
+        QTest::newRow("2.13-2.18")
+            << "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, "
+               "ncclWork*)"
+            << "SendRecv"
+            << "RING"
+            << "SIMPLE"
+            << "2.13-2.18";
+        QTest::newRow("2.19+")
+            << "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+            << "AllGather"
+            << "RING"
+            << "LL"
+            << "2.19+";
+        QTest::newRow("2.19+ by reduction")
+            << "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+            << "AllReduce"
+            << "RING"
+            << "LL"
+            << "2.19+";
+        QTest::newRow("2.19+ NVLS_TREE")
+            << "ncclDevKernel_AllReduce_Sum_f32_NVLS_TREE_SIMPLE(ncclDevKernelArgsStorage<4096ul>)"
+            << "AllReduce"
+            << "NVLS_TREE"
+            << "SIMPLE"
+            << "2.19+";
+        QTest::newRow("RCCL generic") << "ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)"
+                                      << "Generic"
+                                      << ""
+                                      << ""
+                                      << "2.19+";
+        QTest::newRow("RCCL 2.13-2.18")
+            << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"
+            << "AllReduce"
+            << "RING"
+            << "LL"
+            << "2.13-2.18";
+        QTest::newRow("2.27 symmetric")
+            << "ncclSymDevKernel_AllReduce_RSxLD_AGxST_sum_bf16(ncclSymDevArgs)"
+            << "AllReduce"
+            << ""
+            << ""
+            << "2.27+";
+        QTest::newRow("2.27 symmetric LL") << "ncclSymDevKernel_AllGather_LL(ncclSymDevArgs)"
+                                           << "AllGather"
+                                           << ""
+                                           << "LL"
+                                           << "2.27+";
+    }
+
+    void ncclKernelNameTable() {
+        QFETCH(QString, name);
+        QFETCH(QString, collective);
+        QFETCH(QString, algorithm);
+        QFETCH(QString, protocol);
+        QFETCH(QString, era);
+        const auto parsed = parseNcclKernelName(name.toStdString());
+        QVERIFY(parsed);
+        QCOMPARE(QString::fromStdString(parsed->collective), collective);
+        QCOMPARE(QString::fromStdString(parsed->algorithm), algorithm);
+        QCOMPARE(QString::fromStdString(parsed->protocol), protocol);
+        QCOMPARE(QString::fromStdString(parsed->era), era);
+    }
+
+    void notNcclKernels_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("host call") << "ncclAllReduce";
+        QTest::newRow("host group") << "ncclGroupEnd";
+        QTest::newRow("bare word") << "ncclKernel";
+        QTest::newRow("lower case") << "nccl_kernel_helper(int)";
+        QTest::newRow("annotation") << "nccl:all_reduce";
+        QTest::newRow("compute") << "void at::native::elementwise_kernel<128, 4>(int)";
+    }
+
+    void notNcclKernels() {
+        QFETCH(QString, name);
+        QVERIFY(!parseNcclKernelName(name.toStdString()));
+    }
+
     void rankFromFileNames() {
         QCOMPARE(rankFromPath("/x/rank-3.pt.trace.json.gz").value(), 3L);
         QCOMPARE(rankFromPath("hta_sampled_rank-1.json.gz").value(), 1L);

@@ -413,6 +413,20 @@ private slots:
         QCOMPARE(algos, (std::set<std::string>{"RING/LL"}));
     }
 
+    void oldNcclKernelNamesAreCommunication() {
+        // PyTorch 1.8-era DDP rank (2021 categories) with NCCL 2.7's kernel names: one
+        // broadcast, a ring and a tree all-reduce among 7 kernels (written for the test).
+        const Parsed parsed = parseFile(kData + "kineto_2021_ddp_nccl2.7_kernel_names_rank-0.json");
+        const auto* r = traceOf(parsed);
+        QVERIFY(r);
+        QCOMPARE(r->kernelCount, std::uint64_t(7));
+        QCOMPARE(r->commKernelCount, std::uint64_t(3));
+        std::set<std::string> algos;
+        QCOMPARE(collectives(r->store, &algos),
+                 (std::map<std::string, int>{{"AllReduce", 2}, {"Broadcast", 1}}));
+        QCOMPARE(algos, (std::set<std::string>{"RING/LL", "TREE/LL"}));
+    }
+
     void catapultFiles_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<qulonglong>("events");
