@@ -521,6 +521,7 @@ private:
         for (const auto& [key, stack] : m_async)
             r.unmatchedAsync += stack.size();
         s.finish();
+        r.countUnanalysedDeviceEvents();
         r.format = m_kineto ? "kineto" : "chrome";
         if (m_distRank) {
             r.rank = m_distRank;

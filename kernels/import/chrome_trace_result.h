@@ -7,8 +7,18 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wb {
+
+// Device-side events the analyses do not read (MTIA's, annotations in a trace without
+// kernels, unknown categories on a device's rows), by category and device type.
+struct UnanalysedDeviceEvents {
+    std::string category;
+    std::string deviceType; // "MTIA", "GPU", ... from the process label or the category
+    std::uint64_t count = 0;
+    bool operator==(const UnanalysedDeviceEvents&) const = default;
+};
 
 struct ChromeTraceResult final : ImportResult {
     TraceStore store;
@@ -23,6 +33,13 @@ struct ChromeTraceResult final : ImportResult {
     std::optional<long> rank; // distributedInfo.rank, else from the file name
     std::string rankSource;   // "distributedInfo", "file name", "order given"
     std::optional<long> worldSize;
+
+    std::vector<UnanalysedDeviceEvents> unanalysedDevice; // set by countUnanalysedDeviceEvents
+
+    // Fills unanalysedDevice from the finished store and the kernel counts.
+    void countUnanalysedDeviceEvents();
+    // One sentence per entry of unanalysedDevice, for the summary and the GUI.
+    std::vector<std::string> unanalysedNotes() const;
 
     nlohmann::ordered_json summary() const override;
 };

@@ -84,6 +84,15 @@ private slots:
         QVERIFY2(file["overlap_pct"].toDouble() > 0.0, r.out.constData());
     }
 
+    // An MTIA-like trace: the summary says what it found and did not analyse.
+    void nonCudaDeviceEventsAreNamed() {
+        const Result r = runWarpboard({"import", kData + "kineto_mtia_like_rank-0.json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("4 device events of category mtia_ccp_events on device type "
+                                "MTIA were found but not analysed"),
+                 r.out.constData());
+    }
+
     // The slowdown triage on HTA's sampled pair (copied into tests/data/import): two ranks
     // of 128; rank 1 computes 29 % more, but rank 0 waits only 17 ms more than it — not a
     // straggler holding the collectives (see tests/scenarios/test_triage.cpp): "none".

@@ -425,6 +425,76 @@ private slots:
         QCOMPARE(collectives(r->store, &algos),
                  (std::map<std::string, int>{{"AllReduce", 2}, {"Broadcast", 1}}));
         QCOMPARE(algos, (std::set<std::string>{"RING/LL", "TREE/LL"}));
+        QVERIFY(r->unanalysedDevice.empty());
+    }
+
+    void nonCudaDeviceEventsAreNamed() {
+        // MTIA-like rank (written for the test): 4 mtia_ccp_events and a gpu_user_annotation
+        // on the "MTIA 0" rows, no CUDA kernel.
+        const Parsed parsed = parseFile(kData + "kineto_mtia_like_rank-0.json");
+        const auto* r = traceOf(parsed);
+        QVERIFY(r);
+        QCOMPARE(r->kernelCount, std::uint64_t(0));
+        QCOMPARE(r->unanalysedDevice.size(), std::size_t(2));
+        QCOMPARE(r->unanalysedDevice[0],
+                 (UnanalysedDeviceEvents{"gpu_user_annotation", "MTIA", 1}));
+        QCOMPARE(r->unanalysedDevice[1], (UnanalysedDeviceEvents{"mtia_ccp_events", "MTIA", 4}));
+        const auto j = r->summary();
+        QCOMPARE(j["unanalysed_device_events"].get<int>(), 5);
+        QCOMPARE(j["notes"][1].get<std::string>(),
+                 std::string("4 device events of category mtia_ccp_events on device type MTIA "
+                             "were found but not analysed: Warpboard's analyses read CUDA/ROCm "
+                             "kernels, and this trace has none"));
+    }
+
+    void deviceCategoriesWithoutKernels_data() {
+        QTest::addColumn<QString>("events");
+        QTest::addColumn<QString>("category");
+        QTest::addColumn<QString>("device");
+        // Kernels filtered out of the profile: only the annotations on the GPU row remain.
+        QTest::newRow("gpu_user_annotation only")
+            << R"({"ph": "X", "cat": "gpu_user_annotation", "name": "step", "pid": 0, "tid": 7,
+                 "ts": 1, "dur": 5})"
+            << "gpu_user_annotation"
+            << "GPU";
+        // A category no tool we know writes, on a row Kineto labels as a device.
+        QTest::newRow("unknown category on a device")
+            << R"({"ph": "M", "name": "process_labels", "pid": 3, "args": {"labels": "XPU 3"}},
+                 {"ph": "X", "cat": "xpu_kernel_v2", "name": "gemm", "pid": 3, "tid": 1,
+                  "ts": 1, "dur": 5})"
+            << "xpu_kernel_v2"
+            << "XPU";
+    }
+
+    void deviceCategoriesWithoutKernels() {
+        QFETCH(QString, events);
+        QFETCH(QString, category);
+        QFETCH(QString, device);
+        const Parsed parsed = parseText("{\"traceEvents\": [" + events.toStdString() + "]}");
+        const auto* r = traceOf(parsed);
+        QVERIFY(r);
+        QCOMPARE(r->unanalysedDevice.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(r->unanalysedDevice[0].category), category);
+        QCOMPARE(QString::fromStdString(r->unanalysedDevice[0].deviceType), device);
+        QCOMPARE(r->unanalysedNotes().size(), std::size_t(1));
+    }
+
+    void cudaTracesHaveNothingUnanalysed() {
+        // The bundled CUDA/ROCm and browser traces (a Chrome "GPU Process" is not a device):
+        // their summaries keep their shape.
+        for (const char* file :
+             {"hta_old_kineto_inference_rank_1.json.gz", "hta_sampled_rank-0.json.gz",
+              "hta_nccl_data_rank0_window.json.gz",
+              "hta_ns_resolution_rank-0_window.pt.trace.json.gz",
+              "kineto_tbplugin_gpu_metrics_input_2021.json.gz", "catapult_flow.json.gz",
+              "catapult_x_event_trace.json.gz", "catapult_main_thread_has_unclosed_slices.json.gz",
+              "hta_fixture_uint64_comms_id.json.gz"}) {
+            const Parsed parsed = parseFile(kData + file);
+            const auto* r = traceOf(parsed);
+            QVERIFY2(r, file);
+            QVERIFY2(r->unanalysedDevice.empty(), file);
+            QVERIFY2(!r->summary().contains("notes"), file);
+        }
     }
 
     void catapultFiles_data() {
