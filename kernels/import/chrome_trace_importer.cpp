@@ -9,6 +9,7 @@
 #include "import/rank_from_path.h"
 
 #include <charconv>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -139,6 +140,8 @@ private:
         m_reader.beginObject();
         std::string_view key;
         bool sawEvents = false;
+        bool sawNodes = false;
+        std::optional<std::string> etSchema; // "schema" as PyTorch's execution trace writes it
         while (m_reader.nextKey(key)) {
             if (key == "traceEvents") {
                 if (m_reader.peekKind() != Kind::Array)
@@ -153,10 +156,32 @@ private:
                 readDistributedInfo();
                 continue;
             }
+            if (key == "schema" && m_reader.peekKind() == Kind::String) {
+                etSchema = std::string(m_reader.readString());
+                continue;
+            }
+            // PyTorch's execution trace writes "schema" first, then "nodes": say what the
+            // file is as soon as both are seen, without reading the whole operator graph.
+            if (key == "nodes" && m_reader.peekKind() == Kind::Array) {
+                if (etSchema)
+                    failExecutionTrace(*etSchema);
+                sawNodes = true;
+            }
             m_reader.skipValue();
         }
+        if (!sawEvents && sawNodes)
+            failExecutionTrace(etSchema.value_or(""));
         if (!sawEvents)
             m_reader.fail("no \"traceEvents\" array in the top-level object");
+    }
+
+    [[noreturn]] void failExecutionTrace(const std::string& schema) {
+        std::string message = "this is a PyTorch execution trace (the operator graph";
+        if (!schema.empty())
+            message.append(", schema ").append(schema.substr(0, 40));
+        message.append("), not a profiler trace: it holds no kernel timings. Open the matching "
+                       "profiler trace (Kineto: the .pt.trace.json torch.profiler writes)");
+        m_reader.fail(message);
     }
 
     void readDistributedInfo() {
@@ -556,6 +581,10 @@ double probeTrace(std::string_view head, const std::string& /*path*/) {
             return 0.95;
         if (head.find("\"schemaVersion\"") != std::string_view::npos)
             return 0.6;
+        // A PyTorch execution trace: the parse names it and points to the profiler trace.
+        if (head.find("\"nodes\"") != std::string_view::npos &&
+            head.find("\"schema\"") != std::string_view::npos)
+            return 0.5;
         return hasPh ? 0.5 : 0.1;
     }
     if (head[i] == '[') {

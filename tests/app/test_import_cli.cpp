@@ -93,6 +93,14 @@ private slots:
                  r.out.constData());
     }
 
+    // A PyTorch execution trace is named, not "not a format Warpboard reads".
+    void executionTraceIsNamed() {
+        const Result r = runWarpboard({"import", kData + "pytorch_simple_add_et.json"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("this is a PyTorch execution trace"), r.err.constData());
+        QVERIFY2(!r.err.contains("not a format"), r.err.constData());
+    }
+
     // The slowdown triage on HTA's sampled pair (copied into tests/data/import): two ranks
     // of 128; rank 1 computes 29 % more, but rank 0 waits only 17 ms more than it — not a
     // straggler holding the collectives (see tests/scenarios/test_triage.cpp): "none".

@@ -497,6 +497,28 @@ private slots:
         }
     }
 
+    void executionTraceIsNamed() {
+        // PyTorch's execution trace (schema first, then "nodes"): the registry sends it here
+        // and the error says what it is and what to open instead.
+        const auto result = importFile((kData + "pytorch_simple_add_et.json").toStdString());
+        const auto* e = std::get_if<ImportError>(&result);
+        QVERIFY(e);
+        QVERIFY2(e->message.find("this is a PyTorch execution trace (the operator graph, schema "
+                                 "1.1.1-chakra.0.0.4), not a profiler trace") == 0,
+                 e->message.c_str());
+        QVERIFY2(e->message.find("Kineto") != std::string::npos, e->message.c_str());
+        QVERIFY(e->byteOffset > 0);
+        // The 2022 schema, and "nodes" before "schema": still named.
+        for (const char* text : {R"({"schema": "1.0.1", "pid": 7, "nodes": [{"id": 1}]})",
+                                 R"({"nodes": [], "schema": "1.0.2-chakra.0.0.4"})"}) {
+            const Parsed p = parseText(text);
+            const auto* err = std::get_if<ImportError>(&p);
+            QVERIFY(err);
+            QVERIFY2(err->message.find("PyTorch execution trace") != std::string::npos,
+                     err->message.c_str());
+        }
+    }
+
     void catapultFiles_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<qulonglong>("events");
