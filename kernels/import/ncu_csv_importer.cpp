@@ -4,6 +4,7 @@
 #include "import/line_reader.h"
 #include "import/text_scan.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -115,12 +116,20 @@ std::optional<std::array<std::int64_t, 3>> parseDim(const std::string& s) {
 struct Columns {
     int id = -1, kernel = -1, block = -1, grid = -1, device = -1, cc = -1, section = -1;
     int metric = -1, unit = -1, value = -1;
+    int ruleName = -1, ruleType = -1, ruleDescription = -1, speedup = -1;
     std::size_t count = 0;
+    // Fields a row must have: up to the last column before the rule columns, which ncu
+    // leaves off the end of some rows.
+    std::size_t required = 0;
 };
 
-std::optional<Columns> headerColumns(const std::vector<std::string>& f) {
+std::optional<Columns> headerColumns(std::vector<std::string> f) {
+    // ncu 2024+ may end the header and the rows with a comma: no column there.
+    while (!f.empty() && f.back().empty())
+        f.pop_back();
     Columns c;
     c.count = f.size();
+    c.required = f.size();
     for (std::size_t i = 0; i < f.size(); ++i) {
         const auto& n = f[i];
         const int idx = static_cast<int>(i);
@@ -144,7 +153,20 @@ std::optional<Columns> headerColumns(const std::vector<std::string>& f) {
             c.unit = idx;
         else if (n == "Metric Value")
             c.value = idx;
+        else if (n == "Rule Name")
+            c.ruleName = idx;
+        else if (n == "Rule Type")
+            c.ruleType = idx;
+        else if (n == "Rule Description")
+            c.ruleDescription = idx;
+        else if (n == "Estimated Speedup")
+            c.speedup = idx;
+        if (n.rfind("Rule ", 0) == 0 || n.rfind("Estimated Speedup", 0) == 0)
+            c.required = std::min(c.required, i);
     }
+    if (c.required <=
+        static_cast<std::size_t>(std::max({c.id, c.kernel, c.metric, c.unit, c.value})))
+        c.required = f.size(); // rule columns before the metric: every field is needed
     if (c.id != 0 || c.kernel < 0 || c.metric < 0 || c.unit < 0 || c.value < 0)
         return std::nullopt;
     return c;
@@ -152,7 +174,16 @@ std::optional<Columns> headerColumns(const std::vector<std::string>& f) {
 
 const std::string& at(const std::vector<std::string>& f, int i) {
     static const std::string empty;
-    return i < 0 ? empty : f[static_cast<std::size_t>(i)];
+    return i < 0 || static_cast<std::size_t>(i) >= f.size() ? empty
+                                                            : f[static_cast<std::size_t>(i)];
+}
+
+// A row's fields against the header's: a trailing comma adds an empty field, and rows
+// without rule output may stop before the rule columns. Anything else is an error.
+bool imtFitsColumns(std::vector<std::string>& fields, const Columns& cols) {
+    while (fields.size() > cols.count && fields.back().empty())
+        fields.pop_back();
+    return fields.size() <= cols.count && fields.size() >= cols.required;
 }
 
 nlohmann::ordered_json opt(const std::optional<double>& v) {
@@ -176,10 +207,12 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcu(ByteSource& so
             // The preamble (==PROF== lines, application stdout) ends at the header row.
             if (text::startsWith(*line, "\"ID\"") && splitCsv(*line, fields))
                 cols = headerColumns(fields);
-            if (!cols)
+            if (!cols) {
                 result->preambleLines++;
-            else
+            } else {
                 result->columns2022 = cols->block >= 0;
+                result->ruleColumns = cols->ruleName >= 0;
+            }
             continue;
         }
         if (record.empty()) {
@@ -200,11 +233,12 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcu(ByteSource& so
         err.line = recordLine;
         err.byteOffset = recordOffset;
         err.path = source.path();
-        if (text::startsWith(record, "==PROF==")) {
+        if (text::startsWith(record, "==PROF==") || text::startsWith(record, "==WARNING==") ||
+            text::startsWith(record, "==ERROR==")) {
             record.clear();
             continue; // ncu may log errors after the table too
         }
-        if (fields.size() != cols->count) {
+        if (!imtFitsColumns(fields, *cols)) {
             err.message = "expected " + std::to_string(cols->count) + " CSV fields, found " +
                           std::to_string(fields.size());
             return err;
@@ -226,6 +260,18 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcu(ByteSource& so
             l.device = at(fields, cols->device);
             l.cc = at(fields, cols->cc);
             result->launches.push_back(std::move(l));
+        }
+        if (at(fields, cols->metric).empty() && !at(fields, cols->ruleName).empty()) {
+            // A rule row: advice about the launch, no metric.
+            NcuRule rule;
+            rule.section = at(fields, cols->section);
+            rule.name = at(fields, cols->ruleName);
+            rule.type = at(fields, cols->ruleType);
+            rule.description = at(fields, cols->ruleDescription);
+            if (const auto v = text::parseGroupedNumber(at(fields, cols->speedup)))
+                rule.estimatedSpeedup = *v;
+            result->launches[it->second].rules.push_back(std::move(rule));
+            continue;
         }
         NcuMetric m;
         m.section = at(fields, cols->section);
@@ -268,6 +314,11 @@ double probeNcu(std::string_view head, const std::string&) {
         return 0.95;
     if (metric)
         return 0.6;
+    // Only ncu writes ==PROF== lines: the header may lie past the head, after a long
+    // preamble of the program's own output.
+    if (text::startsWith(head, "==PROF==") || text::startsWith(head, "\xEF\xBB\xBF==PROF==") ||
+        head.find("\n==PROF==") != std::string_view::npos)
+        return 0.5;
     return 0.0;
 }
 
@@ -403,6 +454,8 @@ nlohmann::ordered_json NcuCsvResult::summary() const {
         k["sectors_per_request_st"] = opt(l.sectorsPerRequestStore);
         k["shared_bank_conflicts"] = opt(l.sharedBankConflicts);
         k["metrics"] = l.metrics.size();
+        if (ruleColumns)
+            k["rules"] = l.rules.size();
         kernels.push_back(std::move(k));
     }
     out["kernels"] = std::move(kernels);

@@ -21,6 +21,16 @@ struct NcuMetric {
     bool numeric = false;
 };
 
+// A rule result ncu writes in the rule columns (ncu 2023+ with rule output): the row has no
+// metric, only the rule's name, type (OPT, WRN, ...) and advice.
+struct NcuRule {
+    std::string section;
+    std::string name;
+    std::string type;
+    std::string description;
+    std::optional<double> estimatedSpeedup; // "Estimated Speedup" where given
+};
+
 struct NcuLaunch {
     std::int64_t id = 0;
     std::string name;
@@ -36,12 +46,14 @@ struct NcuLaunch {
     std::optional<std::string> occupancyLimiter; // "blocks", "registers", "shared_mem", "warps"
     std::optional<double> sectorsPerRequestLoad, sectorsPerRequestStore;
     std::optional<double> sharedBankConflicts;
-    std::vector<NcuMetric> metrics; // every row of this launch, in file order
+    std::vector<NcuMetric> metrics; // every metric row of this launch, in file order
+    std::vector<NcuRule> rules;     // its rule rows, in file order
 };
 
 struct NcuCsvResult : ImportResult {
     std::vector<NcuLaunch> launches; // in order of first appearance
     bool columns2022 = false;        // Block Size/Grid Size/Device/CC columns present
+    bool ruleColumns = false;        // Rule Name/Rule Type/Rule Description columns present
     std::uint64_t preambleLines = 0; // ==PROF== and application lines before the header
     nlohmann::ordered_json summary() const override;
 };

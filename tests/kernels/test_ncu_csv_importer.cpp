@@ -64,6 +64,63 @@ private slots:
         QCOMPARE(s["kernels"][0]["duration_ns"].get<double>(), durationNs);
     }
 
+    // ncu 2024+ for a new GPU: the program's own output (a CSV of its own included) and
+    // ==PROF== lines before the header, the rule columns, and every row ending in a comma
+    // the header does not have. Python's csv.reader on the rows gives the same 12 metrics.
+    void rulesAndTrailingCommas() {
+        const auto parsed = parseFile(
+            wb::ncuCsvImporter(), bundledFile("ncu_rtx5070_saxpy_rules_trailing_comma.csv"));
+        const auto* r = as<wb::NcuCsvResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        QCOMPARE(r->preambleLines, std::uint64_t(11)); // the header is line 12
+        QVERIFY(r->columns2022);
+        QVERIFY(r->ruleColumns);
+        QCOMPARE(r->launches.size(), std::size_t(1));
+        const auto& l = only(*r);
+        QCOMPARE(l.metrics.size(), std::size_t(12));
+        QCOMPARE(*l.durationNs, 292928.0);
+        QCOMPARE(*l.dramBytes, 177852672.0);
+        QCOMPARE(*l.achievedOccupancyPct, 83.82);
+        QCOMPARE(l.rules.size(), std::size_t(2));
+        QCOMPARE(l.rules[0].name, std::string("SOLBottleneck"));
+        QCOMPARE(l.rules[0].type, std::string("OPT"));
+        QVERIFY(!l.rules[0].estimatedSpeedup);
+        QCOMPARE(l.rules[1].section, std::string("Occupancy"));
+        QCOMPARE(*l.rules[1].estimatedSpeedup, 16.18);
+        QCOMPARE(r->summary()["kernels"][0]["rules"].get<int>(), 2);
+        // The registry picks ncu for it, and a file whose preamble hides the header from
+        // the probe's head still goes to ncu by its ==PROF== lines.
+        QVERIFY(wb::ncuCsvImporter().probe("==PROF== Connected to process 1 (/bin/app)\nhello\n",
+                                           "x.csv") >= 0.5);
+    }
+
+    void rowsMayStopBeforeTheRuleColumns() {
+        const std::string csv =
+            "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Rule Name\","
+            "\"Rule Type\"\n"
+            "\"0\",\"k\",\"gpu__time_duration.sum\",\"ns\",\"5\"\n"
+            "\"0\",\"k\",\"dram__bytes.sum\",\"byte\",\"64\",\"\",\n";
+        const auto parsed = parseBytes(wb::ncuCsvImporter(), csv);
+        const auto* r = as<wb::NcuCsvResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        QCOMPARE(only(*r).metrics.size(), std::size_t(2));
+        QCOMPARE(*only(*r).dramBytes, 64.0);
+        // A field short of the metric columns, or one too many that is not empty, is an error.
+        for (const char* bad : {"\"0\",\"k\",\"gpu__time_duration.sum\",\"ns\"\n",
+                                "\"0\",\"k\",\"a\",\"ns\",\"5\",\"\",\"\",\"x\"\n"}) {
+            const auto broken = parseBytes(wb::ncuCsvImporter(),
+                                           "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\","
+                                           "\"Metric Value\",\"Rule Name\",\"Rule Type\"\n" +
+                                               std::string(bad));
+            const auto* e = std::get_if<wb::ImportError>(&broken);
+            QVERIFY(e);
+            QCOMPARE(e->line, std::uint64_t(2));
+            QVERIFY2(e->message.find("CSV fields") != std::string::npos, e->message.c_str());
+        }
+    }
+
     void saxpyDetails() {
         const auto parsed = parseFile(wb::ncuCsvImporter(), bundledFile("ncu_rtx5070_saxpy.csv"));
         const auto* r = as<wb::NcuCsvResult>(parsed);
