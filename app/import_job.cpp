@@ -162,6 +162,9 @@ QString describeBatch(const ImportBatch& batch) {
                      " (" + counted(rows, "row", "rows") + ")";
     if (files["nccl-log"] > 0)
         parts << counted(static_cast<std::uint64_t>(files["nccl-log"]), "NCCL log", "NCCL logs");
+    if (files["pytorch-watchdog"] > 0)
+        parts << counted(static_cast<std::uint64_t>(files["pytorch-watchdog"]),
+                         "PyTorch watchdog log", "PyTorch watchdog logs");
     return QString("Imported %1 in %2 s: %3")
         .arg(counted(batch.results.size(), "file", "files"))
         .arg(static_cast<double>(batch.elapsedMs) / 1000.0, 0, 'f', 1)

@@ -15,6 +15,7 @@ const std::vector<Importer>& importers() {
         v.push_back(ncuCsvImporter());
         v.push_back(ncclLogImporter());
         v.push_back(ncclTestsImporter());
+        v.push_back(pytorchWatchdogImporter());
         return v;
     }();
     return list;

@@ -22,8 +22,8 @@ struct ImportControl {
 // the views can be reached without knowing the format.
 struct ImportResult {
     virtual ~ImportResult() = default;
-    std::string
-        format; // "kineto", "chrome", "ncu-csv", "nccl-log", "nccl-tests", "nccl-tests+nccl-log"
+    std::string format; // "kineto", "chrome", "ncu-csv", "nccl-log", "nccl-tests",
+                        // "nccl-tests+nccl-log", "pytorch-watchdog"
     std::string path;
     // Line formats keep what they read when a file is cut; this says the file ended in the
     // middle of a line (a truncated file), which `warpboard import` reports as an error.

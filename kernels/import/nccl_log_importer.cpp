@@ -1,6 +1,7 @@
 #include "import/nccl_log_importer.h"
 
 #include "import/importers.h"
+#include "import/nccl_ring_rebuild.h"
 #include "import/nccl_tests_importer.h"
 #include "import/text_scan.h"
 
@@ -21,27 +22,57 @@ bool isAlpha(char c) {
 struct Header {
     std::size_t start = 0; // where "host:pid:tid" begins
     std::string_view host, pid, level, msg;
+    std::string_view location; // "misc/ibvwrap.cc:268" before "NCCL WARN" (NCCL 2.5–2.8)
 };
 
-// Finds the first " NCCL <LEVEL> " marker at or after `from`.
+// Finds the first "NCCL <LEVEL> " marker at or after `from`, at the line start or after a
+// space; returns where "NCCL" begins.
 std::size_t findMarker(std::string_view line, std::size_t from, std::string_view& level) {
     std::size_t pos = from;
-    while ((pos = line.find(" NCCL ", pos)) != std::string_view::npos) {
-        const auto rest = line.substr(pos + 6);
+    while ((pos = line.find("NCCL ", pos)) != std::string_view::npos) {
+        // After a space (NCCL's own header), at the line start or after a tag's ':', ']' or
+        // '>' (a bare "NCCL WARN" behind a launcher's prefix).
+        if (pos > 0 && std::string_view(" \t:]>").find(line[pos - 1]) == std::string_view::npos) {
+            pos += 5;
+            continue;
+        }
+        const auto rest = line.substr(pos + 5);
         for (std::string_view l : {"INFO", "WARN", "TRACE", "ABORT"}) {
             if (text::startsWith(rest, l) && (rest.size() == l.size() || rest[l.size()] == ' ')) {
                 level = l;
                 return pos;
             }
         }
-        pos += 6;
+        pos += 5;
     }
     return std::string_view::npos;
 }
 
-// Walks back from the marker over "host:pid:tid [dev]"; nullopt when that shape is absent.
+// "file.cc:268": NCCL's WARN source location.
+bool isSourceLocation(std::string_view tok) {
+    const auto colon = tok.rfind(':');
+    return colon != std::string_view::npos && colon > 0 && colon + 1 < tok.size() &&
+           tok.find_first_not_of("0123456789", colon + 1) == std::string_view::npos &&
+           tok.find('.') < colon;
+}
+
+// Walks back from the marker over "host:pid:tid [dev]" (and a WARN's "file:line" between
+// them); nullopt when that shape is absent.
 std::optional<Header> headerBefore(std::string_view line, std::size_t marker) {
     std::size_t i = marker;
+    if (i < 2 || line[i - 1] != ' ')
+        return std::nullopt;
+    --i;
+    std::string_view location;
+    if (line[i - 1] != ']') {
+        std::size_t t = i;
+        while (t > 0 && line[t - 1] != ' ')
+            --t;
+        location = line.substr(t, i - t);
+        if (t < 2 || !isSourceLocation(location))
+            return std::nullopt;
+        i = t - 1;
+    }
     if (i == 0 || line[i - 1] != ']')
         return std::nullopt;
     --i;
@@ -66,6 +97,7 @@ std::optional<Header> headerBefore(std::string_view line, std::size_t marker) {
     if (i == pidEnd || i == 0 || line[i - 1] != ':')
         return std::nullopt;
     Header h;
+    h.location = location;
     h.pid = line.substr(i, pidEnd - i);
     --i;
     const std::size_t hostEnd = i;
@@ -139,7 +171,7 @@ nlohmann::ordered_json optInt(const std::optional<int>& v) {
 
 } // namespace
 
-std::string_view NcclLogParser::feed(std::string_view line) {
+std::string_view NcclLogParser::feed(std::string_view line, std::uint64_t lineNo) {
     std::string_view level;
     std::size_t marker = findMarker(line, 0, level);
     if (marker == std::string_view::npos) {
@@ -148,10 +180,24 @@ std::string_view NcclLogParser::feed(std::string_view line) {
             m_data.garbledLines++;
             return {};
         }
+        // PyTorch's "NCCL error in: …ProcessGroupNCCL.cpp:1269, unhandled system error" is
+        // application text, but it is the error the user is looking for.
+        if (line.find("NCCL error") != std::string_view::npos)
+            addWarning(lineNo, "error", text::trim(line));
         return line;
     }
     auto header = headerBefore(line, marker);
     if (!header) {
+        // "NCCL WARN …" behind a prefix NCCL did not write (a launcher's, a logger's) is
+        // still a warning; any other level without its header is a cut line.
+        if (level == "WARN") {
+            m_data.ncclLines++;
+            m_data.warnLines++;
+            addWarning(lineNo, level, text::trim(line.substr(marker + 5 + level.size())));
+            return {};
+        }
+        if (marker == 0 || line[marker - 1] != ' ')
+            return line; // "NCCL INFO …" without a header: text, as it always was
         m_data.garbledLines++;
         return {};
     }
@@ -184,7 +230,7 @@ std::string_view NcclLogParser::feed(std::string_view line) {
             m_hosts.emplace(header->host);
         before = line.substr(0, header->start);
     }
-    std::string_view msg = line.substr(marker + 6 + level.size());
+    std::string_view msg = line.substr(marker + 5 + level.size());
     if (!msg.empty() && msg.front() == ' ')
         msg.remove_prefix(1);
     // Two writers on one line: the first message is cut, the second may be whole.
@@ -193,12 +239,24 @@ std::string_view NcclLogParser::feed(std::string_view line) {
     if (marker2 != std::string_view::npos) {
         if (const auto h2 = headerBefore(msg, marker2)) {
             m_data.garbledLines++;
-            feed(msg.substr(h2->start));
+            feed(msg.substr(h2->start), lineNo);
             return before;
         }
     }
-    message(header->host, header->pid, level, text::trim(msg));
+    msg = text::trim(msg);
+    if (level == "WARN" || level == "ABORT") {
+        // The source location NCCL 2.5–2.8 print before the level says where it failed.
+        std::string where(header->location);
+        addWarning(lineNo, level, where.empty() ? std::string(msg) : where.append(" ").append(msg));
+    }
+    message(header->host, header->pid, level, msg);
     return before;
+}
+
+void NcclLogParser::addWarning(std::uint64_t lineNo, std::string_view level,
+                               std::string_view text) {
+    if (m_data.warnings.size() < NcclLogData::kMaxWarnings)
+        m_data.warnings.push_back({lineNo, std::string(level), std::string(text)});
 }
 
 void NcclLogParser::message(std::string_view host, std::string_view pid, std::string_view level,
@@ -326,8 +384,18 @@ bool NcclLogParser::channelLine(std::string_view msg, bool oldRing) {
     const auto rest = msg.substr(colon + 3);
     const auto via = rest.find(" via ");
     if (rest.find("->") != std::string_view::npos) {
-        if (via == std::string_view::npos)
+        if (via == std::string_view::npos) {
+            // ≤2.8 also print each rank's neighbours: "Ring 00 : 7 -> 1 -> 3" (prev, rank, next).
+            const auto hops = text::splitWhitespace(rest);
+            if (oldRing && hops.size() == 5 && hops[1] == "->" && hops[3] == "->") {
+                const auto prev = rankOf(hops[0]), self = rankOf(hops[2]), next = rankOf(hops[4]);
+                if (!prev || !self || !next)
+                    return false;
+                m_ringLinks[*channel].emplace_back(*prev, *self);
+                m_ringLinks[*channel].emplace_back(*self, *next);
+            }
             return true; // e.g. per-peer "Channel 00 : 0[0] -> 1[1] [send]" without transport
+        }
         const auto toks = text::splitWhitespace(rest.substr(0, via));
         if (toks.size() < 3 || toks[1] != "->")
             return false;
@@ -343,6 +411,8 @@ bool NcclLogParser::channelLine(std::string_view msg, bool oldRing) {
         if (e.via.empty())
             return false;
         e.transport = transportKind(e.via);
+        if (oldRing) // these logs print no ring order: finish() follows the edges instead
+            m_ringLinks[e.channel].emplace_back(e.from, e.to);
         if (m_edgeSeen.emplace(e.channel, e.from, e.to, e.via).second)
             m_data.edges.push_back(std::move(e));
         return true;
@@ -401,7 +471,9 @@ bool NcclLogParser::treesLine(std::string_view msg) {
         if (ch.size() < 3 || ch.front() != '[' || ch.back() != ']')
             return false;
         const auto channel = toInt(ch.substr(1, ch.size() - 2));
-        const auto spec = toks[i + 1];
+        // 2.5–2.6 print the up and down trees: "1/-1/-1->0->-1|-1->0->1/-1/-1"; the first
+        // half has the 2.7+ shape.
+        const auto spec = toks[i + 1].substr(0, toks[i + 1].find('|'));
         const auto a = spec.find("->");
         const auto b = a == spec.npos ? spec.npos : spec.find("->", a + 2);
         if (!channel || b == spec.npos)
@@ -430,7 +502,25 @@ bool NcclLogParser::treeLine(std::string_view msg) {
     return addTree(*channel, toks[0], toks[2], toks[4]);
 }
 
+void NcclLogParser::rebuildRings() {
+    // Only for logs that print no ring order at all (NCCL ≤2.6): newer ones print the order
+    // of every channel, and their "Ring NN : prev -> rank -> next" lines add nothing.
+    if (!m_data.rings.empty())
+        return;
+    for (const auto& [channel, links] : m_ringLinks) {
+        auto rebuilt = rebuildNcclRing(channel, links);
+        if (auto* problem = std::get_if<std::string>(&rebuilt)) {
+            m_data.ringProblems.push_back(std::move(*problem));
+            continue;
+        }
+        auto& ring = std::get<NcclRing>(rebuilt);
+        if (m_ringSeen.emplace(ring.channel, ring.ranks).second)
+            m_data.rings.push_back(std::move(ring));
+    }
+}
+
 void NcclLogParser::finish() {
+    rebuildRings();
     auto& d = m_data;
     std::stable_sort(d.rings.begin(), d.rings.end(),
                      [](const NcclRing& a, const NcclRing& b) { return a.channel < b.channel; });
@@ -478,6 +568,13 @@ void NcclLogParser::finish() {
 
 nlohmann::ordered_json NcclLogData::summary() const {
     nlohmann::ordered_json out;
+    // Warnings first: they are why people open a log (absent when there are none).
+    if (!warnings.empty()) {
+        auto ws = nlohmann::ordered_json::array();
+        for (const auto& w : warnings)
+            ws.push_back({{"line", w.line}, {"level", w.level}, {"text", w.text}});
+        out["warnings"] = std::move(ws);
+    }
     out["nranks"] = optInt(nranks);
     out["nranks_source"] = nranksSource;
     out["channels"] = channels;
@@ -485,6 +582,8 @@ nlohmann::ordered_json NcclLogData::summary() const {
     for (const auto& r : rings)
         rs.push_back(r.ranks);
     out["rings"] = std::move(rs);
+    if (!ringProblems.empty())
+        out["ring_problems"] = ringProblems;
     auto ts = nlohmann::ordered_json::array();
     for (const auto& t : trees)
         ts.push_back({{"channel", t.channel},
@@ -525,6 +624,15 @@ nlohmann::ordered_json NcclLogData::summary() const {
     out["warn_lines"] = warnLines;
     out["garbled_lines"] = garbledLines;
     out["complete"] = complete;
+    return out;
+}
+
+nlohmann::ordered_json NcclLogData::nestedSummary(nlohmann::ordered_json& file) const {
+    auto out = summary();
+    if (out.contains("warnings")) {
+        file["warnings"] = std::move(out["warnings"]);
+        out.erase("warnings");
+    }
     return out;
 }
 

@@ -31,11 +31,24 @@ struct NcclTree {
     std::vector<int> children; // -1 slots dropped
 };
 
+// A WARN line (any form NCCL printed it in) or an error line quoting NCCL: why people open a
+// log, so the summary lists them first.
+struct NcclWarning {
+    std::uint64_t line = 0; // 1-based line in the file; 0 when fed without one
+    std::string level;      // "WARN", or "error" for application lines such as "NCCL error in:"
+    std::string text;       // the message, source location included when NCCL printed one
+};
+
 struct NcclLogData {
+    std::vector<NcclWarning> warnings; // the first kMaxWarnings, in file order
+    static constexpr std::size_t kMaxWarnings = 200;
     std::vector<NcclComm> comms;
     std::vector<NcclRing> rings; // one per (channel, order), channel order
     std::vector<NcclEdge> edges;
     std::vector<NcclTree> trees;
+    // Channels whose rings had to be rebuilt from old "Ring NN : a -> b" lines and did not
+    // close: "ring 00: the chain stops at rank 8 ..." (rebuilt rings that close are in rings).
+    std::vector<std::string> ringProblems;
     std::optional<int> nranks;
     std::string nranksSource; // "comm", "coll", "inferred" (highest rank seen + 1)
     int channels = 0;         // from "Channel 00/24" (or distinct ring channels)
@@ -46,20 +59,26 @@ struct NcclLogData {
     std::uint64_t ncclLines = 0, warnLines = 0, garbledLines = 0;
     bool complete = true; // false when the last line was cut (no line end)
     nlohmann::ordered_json summary() const;
+    // The summary nested under "log" in another format's file summary: its warnings go to
+    // `file` instead (first, as in a log's own summary; call it right after path and format).
+    nlohmann::ordered_json nestedSummary(nlohmann::ordered_json& file) const;
 };
 
 class NcclLogParser {
 public:
-    // One line without terminator. Returns the part of the line that is not NCCL log (text
-    // before an embedded "host:pid:tid [dev] NCCL INFO"), or the whole line when none.
-    std::string_view feed(std::string_view line);
-    // Derives nranks and sorts; call once at the end.
+    // One line without terminator (`lineNo` is its 1-based number, for the warnings list).
+    // Returns the part of the line that is not NCCL log (text before an embedded
+    // "host:pid:tid [dev] NCCL INFO"), or the whole line when none.
+    std::string_view feed(std::string_view line, std::uint64_t lineNo = 0);
+    // Derives nranks, rebuilds rings from old ring lines and sorts; call once at the end.
     void finish();
     NcclLogData& data() { return m_data; }
 
 private:
     void message(std::string_view host, std::string_view pid, std::string_view level,
                  std::string_view msg);
+    void addWarning(std::uint64_t lineNo, std::string_view level, std::string_view text);
+    void rebuildRings();
     bool commLine(std::string_view host, std::string_view pid, std::string_view msg);
     bool channelLine(std::string_view msg, bool oldRing);
     bool treesLine(std::string_view msg);
@@ -72,6 +91,9 @@ private:
     std::set<std::tuple<int, int, int, std::string>> m_edgeSeen;
     std::set<std::tuple<int, int, int, std::vector<int>>> m_treeSeen;
     std::optional<int> m_collNranks;
+    // Next-rank links per channel from old "Ring NN : a -> b via …" and "Ring NN : prev -> rank
+    // -> next" lines, for channels that print no ring order.
+    std::map<int, std::vector<std::pair<int, int>>> m_ringLinks;
 };
 
 struct NcclLogResult : ImportResult {

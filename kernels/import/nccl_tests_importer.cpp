@@ -5,15 +5,41 @@
 #include "import/text_scan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace wb {
 
 namespace {
 
-// Strips launcher tags: srun "0: ", OpenMPI "[1,0]<stdout>:", and "[0]" rank tags.
+// "run(), common.cu:1083, ": a logging wrapper's "function(), file:line, " before the text
+// (seen on nccl-tests header lines that mpirun captured); its length, 0 when absent.
+std::size_t imlCallSitePrefix(std::string_view s) {
+    const auto call = s.find("(), ");
+    if (call == std::string_view::npos || call == 0 || call > 64)
+        return 0;
+    for (std::size_t i = 0; i < call; ++i)
+        if (!std::isalnum(static_cast<unsigned char>(s[i])) && s[i] != '_' && s[i] != ':')
+            return 0;
+    const auto comma = s.find(", ", call + 4);
+    if (comma == std::string_view::npos)
+        return 0;
+    const auto where = s.substr(call + 4, comma - call - 4);
+    const auto colon = where.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || !text::parseInt(where.substr(colon + 1)) ||
+        where.find(' ') != std::string_view::npos)
+        return 0;
+    return comma + 2;
+}
+
+// Strips launcher tags: srun "0: ", OpenMPI "[1,0]<stdout>:", "[0]" rank tags and a logging
+// wrapper's "function(), file:line, ".
 std::string_view stripPrefixes(std::string_view s) {
     for (;;) {
+        if (const auto n = imlCallSitePrefix(s)) {
+            s.remove_prefix(n);
+            continue;
+        }
         std::size_t i = 0;
         while (i < s.size() && s[i] == ' ')
             ++i;
@@ -42,6 +68,20 @@ std::string_view stripPrefixes(std::string_view s) {
     }
 }
 
+// An nccl-tests "# …" header line behind a prefix nobody stripped: where its '#' is, or npos.
+std::size_t imlHeaderCommentAt(std::string_view s) {
+    const auto hash = s.find('#');
+    if (hash == std::string_view::npos || hash == 0)
+        return std::string_view::npos;
+    const auto body = text::trim(s.substr(hash + 1));
+    for (std::string_view k : {"nThread ", "Rank ", "Using devices", "size ", "(B)", "out-of-place",
+                               "Out of bounds values", "Avg bus bandwidth", "nccl-tests version",
+                               "Collective test starting"})
+        if (text::startsWith(body, k))
+            return hash;
+    return std::string_view::npos;
+}
+
 struct Layout {
     std::size_t lead = 0;    // columns before the first "time"
     std::size_t inPlace = 0; // column of the second "time"
@@ -60,12 +100,14 @@ public:
         : m_r(r) {}
 
     // Returns an error message for a malformed row, empty when fine.
-    std::string comment(std::string_view t) {
+    std::string comment(std::string_view t) { return commentBody(text::trim(t.substr(1))); }
+
+    // A "# …" line without its '#' (old builds print the footer without one).
+    std::string commentBody(std::string_view body) {
         std::string err;
         if (!m_tokens.empty())
             err = "row starting at line " + std::to_string(m_rowLine) + " is cut short";
         m_tokens.clear();
-        const auto body = text::trim(t.substr(1));
         const auto toks = text::splitWhitespace(body);
         if (toks.size() >= 8 && toks[0] == "size" && toks[1] == "count") {
             Layout l;
@@ -83,7 +125,12 @@ public:
             const bool stamped = toks.back() == "timestamp";
             if (l.lead >= 3 && l.lead + 4 <= l.inPlace && l.inPlace + 4 <= toks.size() && !stamped)
                 m_layout = l;
+            m_unitsOnly = false;
             m_r.complete = false;
+        } else if (toks.size() >= 4 && toks[0] == "(B)" && toks[1] == "(elements)") {
+            // A pasted table may start at the units line: the first row gives the layout.
+            if (!m_layout)
+                m_unitsOnly = true;
         } else if (text::startsWith(body, "Rank ")) {
             m_r.rankLines.emplace_back(body);
         } else if (text::startsWith(body, "nThread ")) {
@@ -110,9 +157,11 @@ public:
 
     // Table text (not a comment); returns an error message for a malformed row.
     std::string data(std::string_view t, std::uint64_t line) {
+        const auto toks = text::splitWhitespace(t);
+        if (!m_layout && m_unitsOnly && !toks.empty() && text::parseInt(toks[0]))
+            m_layout = layoutFromRow(toks);
         if (!m_layout)
             return {};
-        const auto toks = text::splitWhitespace(t);
         if (toks.empty())
             return {};
         if (m_tokens.empty() && !text::parseInt(toks[0])) {
@@ -139,6 +188,27 @@ public:
     bool hasLayout() const { return m_layout.has_value(); }
 
 private:
+    // The columns of a table without its header line, from its first row: size, count and
+    // type, then redop and/or root (redop is a word, root a number), then two groups of time,
+    // algbw, busbw and #wrong (an integer) or error (N/A or a float such as 0e+00).
+    static std::optional<Layout> layoutFromRow(const std::vector<std::string_view>& toks) {
+        if (toks.size() < 11 || toks.size() > 13)
+            return std::nullopt;
+        Layout l;
+        l.columns = toks.size();
+        l.lead = toks.size() - 8;
+        l.inPlace = l.lead + 4;
+        if (l.lead == 5) {
+            l.hasRedop = l.hasRoot = true;
+        } else if (l.lead == 4) {
+            l.hasRoot = text::parseInt(toks[3]).has_value();
+            l.hasRedop = !l.hasRoot;
+        }
+        const auto check = toks[l.lead + 3];
+        l.errorColumn = check == "N/A" || !text::parseInt(check);
+        return l;
+    }
+
     std::string bad(std::size_t i, const char* what) {
         std::string m = "row starting at line " + std::to_string(m_rowLine) + ": expected ";
         m.append(what).append(" in column ").append(std::to_string(i + 1)).append(", found \"");
@@ -207,6 +277,7 @@ private:
 
     NcclTestsResult& m_r;
     std::optional<Layout> m_layout;
+    bool m_unitsOnly = false; // the units line came without the column names
     std::vector<std::string> m_tokens;
     std::uint64_t m_rowLine = 0;
 };
@@ -332,6 +403,11 @@ double probeNcclTests(std::string_view head, const std::string&) {
     if (s != head.npos && head.find("count", s) != head.npos &&
         head.find("busbw", s) != head.npos && head.find("algbw", s) != head.npos)
         return 0.9;
+    // A table pasted from its units line: "#  (B)  (elements)  (us)  (GB/s)  (GB/s) …"
+    const auto units = head.find("(B)");
+    if (units != head.npos && head.find("(elements)", units) != head.npos &&
+        head.find("(GB/s)", units) != head.npos)
+        return 0.85;
     return 0.0;
 }
 
@@ -341,6 +417,8 @@ nlohmann::ordered_json NcclTestsResult::summary() const {
     nlohmann::ordered_json out;
     out["path"] = path;
     out["format"] = format;
+    // The log's warnings come first in the file's summary, not inside "log" (see NcclLogData).
+    auto logSummary = log ? log->nestedSummary(out) : nlohmann::ordered_json();
     auto rs = nlohmann::ordered_json::array();
     for (const auto& r : rows) {
         nlohmann::ordered_json j;
@@ -370,7 +448,7 @@ nlohmann::ordered_json NcclTestsResult::summary() const {
     out["skipped_lines"] = skippedLines;
     out["bad_rows"] = badRows;
     if (log)
-        out["log"] = log->summary();
+        out["log"] = std::move(logSummary);
     return out;
 }
 
@@ -393,11 +471,16 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
             continue;
         }
         const auto line = stripPrefixes(*raw);
-        const auto rest = text::trim(stripPrefixes(logParser.feed(line)));
+        auto rest = text::trim(stripPrefixes(logParser.feed(line, reader.lineNumber())));
         if (rest.empty())
             continue;
-        std::string err =
-            rest.front() == '#' ? table.comment(rest) : table.data(rest, reader.lineNumber());
+        if (const auto hash = imlHeaderCommentAt(rest); hash != std::string_view::npos)
+            rest.remove_prefix(hash);
+        const bool bareFooter = text::startsWith(rest, "Out of bounds values") ||
+                                text::startsWith(rest, "Avg bus bandwidth");
+        std::string err = rest.front() == '#' ? table.comment(rest)
+                          : bareFooter        ? table.commentBody(rest)
+                                              : table.data(rest, reader.lineNumber());
         if (err.empty())
             continue;
         // With NCCL INFO lines interleaved (a shared stdout), a garbled row is expected

@@ -55,6 +55,7 @@ void ImportedSet::addBatch(const std::vector<std::shared_ptr<const ImportResult>
     std::erase_if(ncu, [&](const auto& n) { return samePath(n->path); });
     std::erase_if(ncclTests, [&](const auto& n) { return samePath(n->path); });
     std::erase_if(ncclLogs, [&](const Log& l) { return samePath(l.path); });
+    std::erase_if(watchdogs, [&](const auto& w) { return samePath(w->path); });
 
     std::vector<std::optional<long>> given;
     for (const auto& t : newTraces)
@@ -75,6 +76,10 @@ void ImportedSet::addBatch(const std::vector<std::shared_ptr<const ImportResult>
                 ncclLogs.push_back({std::shared_ptr<const NcclLogData>(t, &*t->log), t->path});
         } else if (auto l = std::dynamic_pointer_cast<const NcclLogResult>(r)) {
             ncclLogs.push_back({std::shared_ptr<const NcclLogData>(l, &l->log), l->path});
+        } else if (auto w = std::dynamic_pointer_cast<const WatchdogResult>(r)) {
+            watchdogs.push_back(w);
+            if (w->log)
+                ncclLogs.push_back({std::shared_ptr<const NcclLogData>(w, &*w->log), w->path});
         }
     }
 }
@@ -87,6 +92,8 @@ std::vector<std::string> ImportedSet::paths() const {
         out.push_back(n->path);
     for (const auto& n : ncclTests)
         out.push_back(n->path);
+    for (const auto& w : watchdogs)
+        out.push_back(w->path);
     for (const auto& l : ncclLogs)
         if (std::find(out.begin(), out.end(), l.path) == out.end())
             out.push_back(l.path);
@@ -104,6 +111,8 @@ std::vector<std::string> lessonsForFormat(const std::string& format) {
         return {"ring-allreduce", "nccl-topology"};
     if (format == "nccl-tests")
         return {"ring-allreduce"};
+    if (format == "pytorch-watchdog")
+        return {"silent-hang"};
     return {};
 }
 

@@ -3,13 +3,14 @@
 // thread), adds the results to the ImportedSet in its ScenarioInputs on the GUI thread and
 // rebuilds the open story; a scenario's build() reads what it can draw from the inputs it is
 // given: Nsight Compute kernels (roofline, occupancy), nccl-tests rows (ring all-reduce,
-// measured vs model), NCCL rings and trees, and Kineto traces (one per rank: the timeline and
-// the slowdown triage).
+// measured vs model), NCCL rings and trees, Kineto traces (one per rank: the timeline and
+// the slowdown triage) and PyTorch watchdog timeouts (the silent hang).
 #include "engine/story.h"
 #include "import/chrome_trace_result.h"
 #include "import/nccl_log_importer.h"
 #include "import/nccl_tests_importer.h"
 #include "import/ncu_csv_importer.h"
+#include "import/watchdog_log_importer.h"
 
 #include <memory>
 #include <optional>
@@ -33,9 +34,12 @@ struct ImportedSet {
         std::string path;
     };
     std::vector<Log> ncclLogs;
+    // PyTorch watchdog timeouts (silent-hang); their NCCL lines are in ncclLogs too.
+    std::vector<std::shared_ptr<const WatchdogResult>> watchdogs;
 
     bool empty() const {
-        return traces.empty() && ncu.empty() && ncclTests.empty() && ncclLogs.empty();
+        return traces.empty() && ncu.empty() && ncclTests.empty() && ncclLogs.empty() &&
+               watchdogs.empty();
     }
     // Adds the files the user opened together: traces in the batch replace the traces held
     // (the ranks of one job come together), and a file imported again replaces its earlier

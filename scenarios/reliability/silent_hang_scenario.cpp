@@ -1,7 +1,10 @@
 #include "reliability/silent_hang_scenario.h"
 
+#include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "engine/sentence.h"
+#include "imported/ncu_kernels.h"
+#include "imported/watchdog_timeouts.h"
 #include "node/gpu_util_sampler.h"
 #include "reliability/collective_hang.h"
 
@@ -476,7 +479,7 @@ std::vector<ParamSpec> SilentHangScenario::parameters() const {
     };
 }
 
-Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
+Story SilentHangScenario::build(const Params& p, const ScenarioInputs& inputs) const {
     HangConfig c;
     c.fault = parseHangFault(p.text("fault"));
     c.ranks = static_cast<int>(p.integer("ranks"));
@@ -644,6 +647,26 @@ Story SilentHangScenario::build(const Params& p, const ScenarioInputs&) const {
                             : fill("Recorders, not utilisation: the lowest incomplete sequence "
                                    "number is #%1.",
                                    {std::to_string(stuck)}));
+    // The user's watchdog output after the lesson, read as the recorders were: the lowest
+    // SeqNum.
+    std::vector<std::string> paths;
+    for (const auto& wd : inputs.imported.watchdogs) {
+        paths.push_back(wd->path);
+        auto drawn = std::make_shared<const std::pair<BarChartFrame, FactsFrame>>(
+            watchdogSeqBars(*wd, wd->path), watchdogFacts(*wd, wd->path));
+        story.steps.push_back(
+            {inputs.imported.watchdogs.size() > 1
+                 ? fill("Your watchdog log · %1", {fileNameOf(wd->path)})
+                 : std::string("Your watchdog log"),
+             fill("Each line is one rank whose collective ran past the timeout; its SeqNum is "
+                  "the rank's own call counter, as in the recorders. %1",
+                  {watchdogVerdict(*wd)}),
+             6.0, [drawn](double) {
+                 return Frames{{drawn->first, drawn->second}};
+             }});
+    }
+    story.provenance += importedNote(paths);
+
     return story;
 }
 

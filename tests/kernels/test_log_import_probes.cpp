@@ -26,8 +26,13 @@ class TestLogImportProbes : public QObject {
     static std::string expected(const std::string& name) {
         if (name.rfind("ncu_", 0) == 0)
             return "ncu-csv";
-        if (name.rfind("aws_", 0) == 0 || name.rfind("nccl2", 0) == 0)
+        if (name.rfind("aws_", 0) == 0 || name.rfind("nccl2", 0) == 0 ||
+            name.rfind("nccl_tests_", 0) == 0)
             return "nccl-tests"; // the NCCL log holds an nccl-tests run too
+        if (name.rfind("nccl_log_", 0) == 0)
+            return "nccl-log";
+        if (name.rfind("pytorch_watchdog_", 0) == 0)
+            return "pytorch-watchdog";
         return {};
     }
 
@@ -40,9 +45,11 @@ private slots:
             const std::string path = entry.path().string();
             const std::string name = entry.path().filename().string();
             const std::string want = expected(name);
-            const bool isLog = name.rfind("nccl2", 0) == 0;
-            for (const auto& importer :
-                 {wb::ncuCsvImporter(), wb::ncclLogImporter(), wb::ncclTestsImporter()}) {
+            // Files holding NCCL INFO lines besides their own format: the NCCL-log probe may
+            // claim them as well (the registry still picks the expected importer).
+            const bool isLog = slurp(path).find(" NCCL INFO ") != std::string::npos;
+            for (const auto& importer : {wb::ncuCsvImporter(), wb::ncclLogImporter(),
+                                         wb::ncclTestsImporter(), wb::pytorchWatchdogImporter()}) {
                 const double s = score(importer, path);
                 const bool own = importer.name == want || (isLog && importer.name == "nccl-log");
                 const std::string what = importer.name + " on " + path + " = " + std::to_string(s);

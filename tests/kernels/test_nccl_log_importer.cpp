@@ -132,6 +132,121 @@ private slots:
         QCOMPARE(r->rows.size(), std::size_t(0));
     }
 
+    // NCCL 2.4 printed rings only as hops ("Ring 00 : 0[0] -> 1[1] via P2P/direct pointer");
+    // the order is rebuilt by following each rank's next rank. Ring 01 runs backwards.
+    void oldRingEdgesRebuildRings() {
+        const auto parsed = parseFile(wb::ncclLogImporter(),
+                                      bundledFile("nccl_log_2.4_single_node_ring_edges.log"));
+        const auto* r = as<wb::NcclLogResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        const auto& log = r->log;
+        QCOMPARE(log.edges.size(), std::size_t(8));
+        QCOMPARE(log.rings.size(), std::size_t(2));
+        QCOMPARE(log.rings[0].channel, 0);
+        QCOMPARE(log.rings[0].ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(log.rings[1].channel, 1);
+        QCOMPARE(log.rings[1].ranks, (std::vector<int>{0, 3, 2, 1}));
+        QCOMPARE(log.channels, 2);
+        QVERIFY(log.ringProblems.empty());
+        QCOMPARE(log.trees.size(), std::size_t(8)); // 2.4's parent->rank->children
+        QCOMPARE(log.nranks.value_or(-1), 4);
+        QCOMPARE(log.garbledLines, std::uint64_t(0));
+        const auto s = r->summary();
+        QCOMPARE(s["rings"].size(), std::size_t(2));
+        QVERIFY(!s.contains("ring_problems"));
+    }
+
+    // One host's log of a two-host job: ranks 0-3 hand off to rank 4 over the network and the
+    // log never says where rank 4 goes. The chain is reported, not closed by guessing.
+    void brokenRingChainIsReported() {
+        const auto parsed =
+            parseFile(wb::ncclLogImporter(), bundledFile("nccl_log_2.6_two_nodes_node0_only.log"));
+        const auto* r = as<wb::NcclLogResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        const auto& log = r->log;
+        QCOMPARE(log.edges.size(), std::size_t(10));
+        QVERIFY(log.rings.empty());
+        QCOMPARE(log.ringProblems.size(), std::size_t(2));
+        QCOMPARE(log.ringProblems[0],
+                 std::string("ring 00: the chain 0 -> 1 -> 2 -> 3 -> 4 stops at rank 4: the log "
+                             "shows no next rank for it"));
+        // 2.5-2.6 trees "up|down": the first half is children->rank->parent.
+        QCOMPARE(log.trees.size(), std::size_t(8));
+        QCOMPARE(log.trees[0].rank, 0);
+        QCOMPARE(log.trees[0].parent, -1);
+        QCOMPARE(log.trees[0].children, (std::vector<int>{1, 4}));
+        QCOMPARE(log.garbledLines, std::uint64_t(0));
+        QCOMPARE(log.nranks.value_or(-1), 8);
+        QCOMPARE(r->summary()["ring_problems"].size(), std::size_t(2));
+    }
+
+    // NCCL_GRAPH's "Ring 00 : prev -> rank -> next" lines rebuild a ring too; two next ranks
+    // for one rank (two communicators on one channel) are a problem, not a guess.
+    void ringNeighbourLinesAndConflicts() {
+        std::string log;
+        for (int r = 0; r < 4; ++r)
+            log += "h:1:2 [" + std::to_string(r) +
+                   "] NCCL INFO Ring 00 : " + std::to_string((r + 3) % 4) + " -> " +
+                   std::to_string(r) + " -> " + std::to_string((r + 1) % 4) + "\n";
+        log += "h:1:2 [0] NCCL INFO Ring 01 : 0[0] -> 1[1] via P2P/IPC\n"
+               "h:1:2 [0] NCCL INFO Ring 01 : 0[0] -> 2[2] via P2P/IPC\n";
+        const auto parsed = parseBytes(wb::ncclLogImporter(), log);
+        const auto* r = as<wb::NcclLogResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        QCOMPARE(r->log.rings.size(), std::size_t(1));
+        QCOMPARE(r->log.rings[0].ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(r->log.ringProblems.size(), std::size_t(1));
+        QVERIFY(r->log.ringProblems[0].find("ring 01: rank 0 has two next ranks, 1 and 2") == 0);
+    }
+
+    // NCCL 2.5-2.8 print WARN with its source location before the level; a WARN behind a
+    // launcher tag without NCCL's header counts too, and PyTorch's "NCCL error in:" is listed.
+    // The warnings come first in the summary, with their line numbers.
+    void warnFormsAreCountedAndListedFirst() {
+        const auto parsed =
+            parseFile(wb::ncclLogImporter(), bundledFile("nccl_log_2.7_ibv_create_cq_warn.log"));
+        const auto* r = as<wb::NcclLogResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        const auto& log = r->log;
+        QCOMPARE(log.warnLines, std::uint64_t(3));
+        QCOMPARE(log.garbledLines, std::uint64_t(0));
+        QCOMPARE(log.warnings.size(), std::size_t(4));
+        QCOMPARE(log.warnings[0].line, std::uint64_t(12));
+        QCOMPARE(log.warnings[0].level, std::string("WARN"));
+        QCOMPARE(log.warnings[0].text,
+                 std::string("misc/ibvwrap.cc:268 Call to ibv_create_cq failed"));
+        QCOMPARE(log.warnings[1].line, std::uint64_t(20));
+        QCOMPARE(log.warnings[2].line, std::uint64_t(22));
+        QCOMPARE(log.warnings[2].text, std::string("Cuda failure 'out of memory'"));
+        QCOMPARE(log.warnings[3].level, std::string("error"));
+        QCOMPARE(log.warnings[3].line, std::uint64_t(26));
+        QVERIFY(log.warnings[3].text.rfind("RuntimeError: NCCL error in:", 0) == 0);
+        QCOMPARE(log.rings.size(), std::size_t(2));
+        const auto s = r->summary();
+        auto key = s.begin();
+        QCOMPARE((key++).key(), std::string("path"));
+        QCOMPARE((key++).key(), std::string("format"));
+        QCOMPARE(key.key(), std::string("warnings"));
+        QCOMPARE(s["warnings"][0]["line"].get<int>(), 12);
+        QCOMPARE(s["warn_lines"].get<int>(), 3);
+    }
+
+    // A log without warnings keeps today's summary: no "warnings" key, nothing moved.
+    void cleanLogHasNoWarningsKey() {
+        const auto parsed = parseFile(wb::ncclLogImporter(), bundledFile(kLog));
+        const auto* r = as<wb::NcclTestsResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        const auto s = r->summary();
+        QVERIFY(!s.contains("warnings"));
+        QVERIFY(!s["log"].contains("warnings"));
+        QCOMPARE(s["log"]["warn_lines"].get<int>(), 0);
+    }
+
     void junkFails() {
         std::string junk;
         for (int i = 0; i < 100000; ++i)

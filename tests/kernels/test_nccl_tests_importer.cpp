@@ -1,5 +1,6 @@
 // nccl-tests tables: the AWS README tables (srun "0: " and OpenMPI "[1,0]<stdout>:" prefixes),
 // the 2.27 log whose rows are split by NCCL INFO lines, and the old `error` column.
+#include "import/import_registry.h"
 #include "import/importers.h"
 #include "import/nccl_tests_importer.h"
 #include "log_import_helpers.h"
@@ -222,6 +223,109 @@ private slots:
             QFAIL(errorText(parsed).c_str());
         QCOMPARE(r->rows.size(), std::size_t(10));
         QCOMPARE(r->badRows, std::uint64_t(1));
+    }
+
+    // mpirun captured nccl-tests and NCCL_DEBUG=INFO together, with a logging wrapper's
+    // "run(), common.cu:1083, " before every "# …" header line: both parts are read.
+    void callSitePrefixedHeadersWithLog() {
+        const std::string file = bundledFile("nccl_tests_mpirun_debug_callsite_prefix.txt");
+        for (const auto& importer : {wb::ncclTestsImporter(), wb::ncclLogImporter()}) {
+            const auto parsed = parseFile(importer, file);
+            const auto* r = as<wb::NcclTestsResult>(parsed);
+            if (!r)
+                QFAIL(errorText(parsed).c_str());
+            QCOMPARE(r->format, std::string("nccl-tests+nccl-log"));
+            QCOMPARE(r->rows.size(), std::size_t(9));
+            QCOMPARE(r->rows.front().size, std::int64_t(8));
+            QCOMPARE(r->rows.back().size, std::int64_t(134217728));
+            QCOMPARE(r->rows.back().outOfPlace.timeUs, 3386.0);
+            QCOMPARE(r->rows.back().inPlace.busbw, 39.72);
+            QCOMPARE(r->nranks.value_or(-1), 2);
+            QCOMPARE(*r->avgBusbw, 12.251);
+            QVERIFY(r->complete);
+            QVERIFY(r->log);
+            QCOMPARE(r->log->rings.size(), std::size_t(2));
+            QCOMPARE(r->log->edges.size(), std::size_t(4));
+            QCOMPARE(r->log->version, std::string("2.18.5+cuda12.2"));
+        }
+        const auto res = wb::importFile(file);
+        QVERIFY2(std::holds_alternative<std::unique_ptr<wb::ImportResult>>(res),
+                 errorText(res).c_str());
+        QCOMPARE(std::get<0>(res)->format, std::string("nccl-tests+nccl-log"));
+    }
+
+    // A WARN in a mixed file: listed first in the file's summary, not inside "log".
+    void mixedFileWarningsFirst() {
+        std::string t = slurp(bundledFile("nccl_tests_mpirun_debug_callsite_prefix.txt"));
+        t += "[1,1]<stdout>:p5-node-0:10524:10594 [1] transport/net_socket.cc:474 NCCL WARN "
+             "NET/Socket : peer 10.1.0.6<47823> message truncated\n";
+        const auto parsed = parseBytes(wb::ncclTestsImporter(), t);
+        const auto* r = as<wb::NcclTestsResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        const auto s = r->summary();
+        auto key = s.begin();
+        ++key;
+        ++key;
+        QCOMPARE(key.key(), std::string("warnings"));
+        QCOMPARE(s["warnings"].size(), std::size_t(1));
+        QVERIFY(!s["log"].contains("warnings"));
+        QCOMPARE(s["log"]["warn_lines"].get<int>(), 1);
+    }
+
+    // nccl-tests 2.0: rank lines without Group, no root column, an `error` column with N/A and
+    // 0e+00, redop "none", a size-0 row, an NCCL INFO line between header and rows and the
+    // footer printed without '#'.
+    void oldAllGatherLayout() {
+        const auto parsed = parseFile(wb::ncclTestsImporter(),
+                                      bundledFile("nccl_tests_2.0_all_gather_old_layout.txt"));
+        const auto* r = as<wb::NcclTestsResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        QCOMPARE(r->rows.size(), std::size_t(6));
+        QCOMPARE(r->rows[0].size, std::int64_t(0));
+        QVERIFY(!r->rows[0].outOfPlace.error && !r->rows[0].outOfPlace.wrong); // N/A
+        QCOMPARE(r->rows[0].redop, std::string("none"));
+        QVERIFY(!r->rows[0].root);
+        QCOMPARE(*r->rows[1].outOfPlace.error, 0.0);
+        QCOMPARE(r->rows[5].inPlace.busbw, 7.77);
+        QCOMPARE(r->nranks.value_or(-1), 4);
+        QCOMPARE(*r->avgBusbw, 2.22333);
+        QCOMPARE(*r->outOfBounds, std::int64_t(0));
+        QVERIFY(r->complete);
+        QCOMPARE(r->format, std::string("nccl-tests+nccl-log")); // the Launch mode line
+    }
+
+    // A table pasted from its units line on: the first row gives the columns. Both the old
+    // layout (redop, error) and the current one (redop, root, #wrong).
+    void tablePastedFromUnitsLine_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<bool>("root");
+        QTest::addColumn<bool>("errorColumn");
+        QTest::newRow("2.0 all_gather")
+            << "nccl_tests_2.0_all_gather_old_layout.txt" << 6 << false << true;
+        QTest::newRow("p5 mpirun")
+            << "aws_2x_p5_eks_mpirun_prefixed_excerpt.txt" << 7 << true << false;
+    }
+    void tablePastedFromUnitsLine() {
+        QFETCH(QString, file);
+        QFETCH(int, rows);
+        QFETCH(bool, root);
+        QFETCH(bool, errorColumn);
+        const std::string full = slurp(bundledFile(file.toStdString()));
+        const auto units = full.rfind('\n', full.find("(B)")) + 1;
+        const std::string pasted = full.substr(units);
+        QVERIFY(wb::ncclTestsImporter().probe(pasted, "pasted.txt") > 0.5);
+        const auto parsed = parseBytes(wb::ncclTestsImporter(), pasted);
+        const auto* r = as<wb::NcclTestsResult>(parsed);
+        if (!r)
+            QFAIL(errorText(parsed).c_str());
+        QCOMPARE(int(r->rows.size()), rows);
+        QCOMPARE(r->rows.back().root.has_value(), root);
+        QCOMPARE(r->rows.back().outOfPlace.error.has_value(), errorColumn);
+        QCOMPARE(r->rows.back().outOfPlace.wrong.has_value(), !errorColumn);
+        QVERIFY(!r->rows.back().redop.empty());
     }
 
     void junkFails() {

@@ -184,6 +184,39 @@ void compareSteps(const Story& a, const Story& b, std::size_t count) {
 class TestImportedLessons : public QObject {
     Q_OBJECT
 private slots:
+    // A watchdog file opens the silent-hang lesson (as an NCCL log opens nccl-topology): its
+    // "Your watchdog log" step follows the lesson's own steps and names rank 3, stuck one
+    // SeqNum below the others, as the suspect.
+    void watchdogOpensSilentHang() {
+        const auto wd = import(kData + "pytorch_watchdog_torchrun_8ranks.log");
+        QCOMPARE(wd->format, std::string("pytorch-watchdog"));
+        QCOMPARE(lessonsForFormat(wd->format).front(), std::string("silent-hang"));
+        ScenarioInputs inputs;
+        const Story before = build(inputs, "silent-hang");
+        QCOMPARE(firstImportedStep(before), -1);
+        inputs.imported.addBatch({wd});
+        QCOMPARE(inputs.imported.watchdogs.size(), std::size_t(1));
+        QCOMPARE(inputs.imported.paths().size(), std::size_t(1));
+        const Story with = build(inputs, "silent-hang");
+        QCOMPARE(with.steps.size(), before.steps.size() + 1);
+        compareSteps(before, with, before.steps.size());
+        const int at = firstImportedStep(with);
+        QCOMPARE(at, static_cast<int>(before.steps.size()));
+        const Step& step = with.steps[static_cast<std::size_t>(at)];
+        QCOMPARE(step.title, std::string("Your watchdog log"));
+        QVERIFY(step.narration.find("Rank 3 stopped below #1580") != std::string::npos);
+        const Frames f = step.frames(0.0);
+        const auto& bars = std::get<BarChartFrame>(f.items.at(0));
+        QCOMPARE(bars.categories.size(), std::size_t(7));
+        QCOMPARE(bars.categories[static_cast<std::size_t>(bars.emphasis)].label,
+                 std::string("rank 3"));
+        QCOMPARE(bars.categories[0].segments[0].value, 2.0); // 1580 against the lowest, 1579
+        const auto& facts = std::get<FactsFrame>(f.items.at(1));
+        QCOMPARE(facts.rows[2].value, std::string("rank 3"));
+        QCOMPARE(facts.rows[3].value, std::string("rank 6"));
+        QVERIFY(with.provenance.find("pytorch_watchdog_torchrun_8ranks.log") != std::string::npos);
+    }
+
     void emptySetLeavesStoriesUnchanged() {
         ScenarioInputs inputs;
         for (const std::string id : {"roofline", "occupancy", "ring-allreduce"}) {
