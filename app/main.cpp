@@ -1,5 +1,6 @@
 // warpboard: the app and its command line in one binary. calc and --list run without any
 // Qt application object; export and the GUI create one (offscreen when headless).
+#include "cli/analyze_compare.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
 #include "gui_launcher.h"
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
         return std::find(words.begin(), words.end(), w) != words.end();
     };
     try {
+        if (words.size() > 1 && words.front() == "analyze" && has("--compare"))
+            return runAnalyzeCompare(rest);
         if (!words.empty() && words.front() == "calc")
             return runCalc(rest);
         if (!words.empty() && words.front() == "export")

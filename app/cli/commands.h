@@ -47,7 +47,11 @@ struct ImportOutcome {
     std::vector<std::unique_ptr<wb::ImportResult>> results;
     std::vector<std::string> errors;
 };
-ImportOutcome importAll(const std::vector<std::string>& paths);
+// Reads up to `workers` files at once (0: defaultImportWorkers()); the outcome is the same
+// for any number of workers, in the order of the paths.
+ImportOutcome importAll(const std::vector<std::string>& paths, unsigned workers = 0);
+// One worker per core (std::thread::hardware_concurrency, at least 1).
+unsigned defaultImportWorkers();
 // Prints the outcome's errors on stderr, one a line; returns the exit code: 0 without errors,
 // else kUsageExitCode (2).
 int reportImportErrors(const ImportOutcome& outcome);

@@ -28,7 +28,7 @@ namespace wb::cli {
 namespace {
 
 const char* const kImportUsage =
-    "usage: warpboard import FILE|FOLDER... [--summary] [--json]\n"
+    "usage: warpboard import FILE|FOLDER... [--summary] [--json] [--jobs N]\n"
     "       warpboard import --generate healthy|straggler|fabric|overlap --out DIR\n"
     "                        [--ranks N] [--seed S] [--straggler-rank R]";
 
@@ -108,7 +108,17 @@ int runImport(const std::vector<std::string>& words) {
         return runGenerate(words);
     std::vector<std::string> files;
     bool json = false;
-    for (const auto& w : words) {
+    unsigned workers = 0; // one per core
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w == "--jobs" || w.rfind("--jobs=", 0) == 0) {
+            const bool joined = w != "--jobs";
+            if (!joined && i + 1 == words.size())
+                throw CliError(std::string("import: --jobs needs a value\n") + kImportUsage);
+            workers = static_cast<unsigned>(
+                integerOption("--jobs", joined ? w.substr(7) : words[++i], 1, 1024));
+            continue;
+        }
         if (w == "--help" || w == "-h") {
             std::cout << kImportUsage << "\n";
             return 0;
@@ -127,7 +137,7 @@ int runImport(const std::vector<std::string>& words) {
 
     // The files that read are summarised (and triaged) together; then every one that did
     // not is listed on stderr and the exit code is 2. Nothing read: stdout stays empty.
-    const ImportOutcome outcome = importAll(files);
+    const ImportOutcome outcome = importAll(files, workers);
     if (outcome.results.empty())
         return reportImportErrors(outcome);
     const auto& results = outcome.results;

@@ -29,7 +29,7 @@ Usage:
       Run the GPU scenarios' kernels on this machine's GPU and write DIR/<id>.json
       (Trace JSON with the device's provenance). Exit 3 when there is no GPU: nothing is
       written, and no modeled data ever stands in for a measurement.
-  warpboard import FILE|FOLDER... [--summary] [--json]
+  warpboard import FILE|FOLDER... [--summary] [--json] [--jobs N]
       Read profiler files (PyTorch/Chrome traces, .json or .json.gz) and print a summary
       per file: format, events, kernels, comm_kernels, ranks, span_us (--json: one object
       {"files": [...], "ranks": N}). Several traces are the ranks of one job. A folder
@@ -40,9 +40,17 @@ Usage:
       Traces also get the slowdown triage: "verdict" (none, straggler, fabric, overlap),
       "straggler_rank" (null unless straggler), "evidence", and per rank ("per_rank" and
       each trace's object) compute_us, comm_us, wait_us, overlap_pct, idle_us.
+      Files are read N at a time (--jobs, default: one per core); the output is the same.
   warpboard import --generate healthy|straggler|fabric|overlap --out DIR [--ranks N]
                    [--seed S] [--straggler-rank R]
       Write the slowdown lesson's generated (modeled) Kineto traces, DIR/rank-K.json.
+  warpboard analyze --compare BEFORE AFTER [--json] [--csv DIR] [--top N]
+      What changed between two runs (each a trace file or a folder of rank files): per
+      kernel and per CPU operator (matched by exact name), added, removed and changed in
+      count and total time, by |Δ total|, with totals; sums over the ranks, per-rank
+      averages when the two rank counts differ. Text shows the top N rows (default 20;
+      0: all); --json prints {"before", "after", "kernels", "operators", "totals"}; --csv
+      writes DIR/kernels.csv and DIR/operators.csv. Every file must read (else exit 2).
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version
