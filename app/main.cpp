@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
             return runLint(rest, argc, argv);
         if (!words.empty() && words.front() == "import") // no display, no Qt needed
             return runImport(rest);
+        if (!words.empty() && words.front() == "analyze") // no display, no Qt needed
+            return runAnalyze(rest);
         if (!words.empty() && words.front() == "record") // no display, no Qt needed
             return wb::runRecordCommand("warpboard record", rest);
         if (has("--help") || has("-h")) {

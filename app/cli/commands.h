@@ -15,6 +15,8 @@ int runList(const std::vector<std::string>& words); // warpboard --list [--json]
 int runExport(const std::vector<std::string>& words, int argc, char** argv,
               ImportedSet imported = {});
 int runImport(const std::vector<std::string>& words); // warpboard import FILE... [--json]
+// warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]
+int runAnalyze(const std::vector<std::string>& words);
 int runLint(const std::vector<std::string>& words, int argc, char** argv); // warpboard lint
 std::string usageText();                                                   // warpboard --help
 std::string versionText(); // warpboard --version: versions, CUDA, the device query's answer

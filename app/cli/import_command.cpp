@@ -7,6 +7,7 @@
 #include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
+#include "cli/ranked_traces.h"
 #include "engine/imported_set.h"
 #include "engine/number_format.h"
 #include "import/chrome_trace_result.h"
@@ -143,16 +144,9 @@ int runImport(const std::vector<std::string>& words) {
     const auto& results = outcome.results;
 
     // Several trace files are the ranks of one job (numbered as the GUI numbers them).
-    std::vector<ChromeTraceResult*> traces;
-    std::vector<std::size_t> traceFile; // index into results
-    for (std::size_t i = 0; i < results.size(); ++i)
-        if (auto* trace = dynamic_cast<ChromeTraceResult*>(results[i].get())) {
-            traces.push_back(trace);
-            traceFile.push_back(i);
-        }
-    assignRanks(traces);
+    const RankedTraces ranked = rankTraces(outcome);
     std::set<long> ranks;
-    for (const auto* t : traces)
+    for (const auto* t : ranked.traces)
         ranks.insert(*t->rank);
 
     nlohmann::ordered_json out;
@@ -162,20 +156,12 @@ int runImport(const std::vector<std::string>& words) {
     out["ranks"] = ranks.size();
 
     std::string verdictLine;
-    if (!traces.empty()) {
+    if (!ranked.traces.empty()) {
         // The triage over the traces in rank order (rank_analysis.h, triage_verdict.h).
-        std::vector<std::size_t> order(traces.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return *traces[a]->rank < *traces[b]->rank;
-        });
         std::vector<RankInput> inputs;
-        long worldSize = 0; // the job's size when the files say it
-        for (const std::size_t i : order) {
-            inputs.push_back({&traces[i]->store, *traces[i]->rank});
-            worldSize = std::max(worldSize, traces[i]->worldSize.value_or(0L));
-        }
+        for (const auto* t : ranked.traces)
+            inputs.push_back({.store = &t->store, .rank = *t->rank});
+        const long worldSize = ranked.worldSize; // the job's size when the files say it
         const std::vector<RankFigures> figures = analyseRanks(inputs);
         const TriageVerdict verdict = triageVerdict(figures, worldSize);
         out["verdict"] = verdict.verdict;
@@ -187,7 +173,7 @@ int runImport(const std::vector<std::string>& words) {
         for (std::size_t k = 0; k < figures.size(); ++k) {
             const nlohmann::ordered_json f = figuresJson(figures[k]);
             out["per_rank"].push_back(f);
-            auto& file = out["files"][traceFile[order[k]]];
+            auto& file = out["files"][ranked.resultIndex[k]];
             for (const auto& [key, value] : f.items())
                 if (key != "rank")
                     file[key] = value;

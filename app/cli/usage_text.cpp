@@ -41,6 +41,17 @@ Usage:
       "straggler_rank" (null unless straggler), "evidence", and per rank ("per_rank" and
       each trace's object) compute_us, comm_us, wait_us, overlap_pct, idle_us.
       Files are read N at a time (--jobs, default: one per core); the output is the same.
+  warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]
+      Analyse the traces as the ranks of one job (files and folders as import reads
+      them): per rank and per ProfilerStep compute, comm, exposed comm, overlap, idle,
+      wait and step time; idle / compute / non-compute per rank; idle time per stream
+      (host wait, kernel wait, other); GPU time by kernel type and the top kernels
+      (count, mean, p50, p99); kernel launches (CPU launch, GPU time, launch delay) and
+      their outliers; straggler candidates; the triage verdict. --json prints one object
+      {"ranks", "per_rank", "temporal_breakdown", "idle_breakdown", "kernel_breakdown",
+      "launch_stats", "stragglers", "triage", "files"}; --csv DIR writes one CSV per
+      table; --range keeps [START, END) µs of each trace's own clock, clipping intervals.
+      A file that cannot be read is named on stderr, exit 2; the rest are analysed.
   warpboard import --generate healthy|straggler|fabric|overlap --out DIR [--ranks N]
                    [--seed S] [--straggler-rank R]
       Write the slowdown lesson's generated (modeled) Kineto traces, DIR/rank-K.json.

@@ -25,7 +25,8 @@ struct RankEvents {
     std::set<std::uint32_t> stepNames; // "ProfilerStep#N" (CPU and GPU annotations alike)
 };
 
-RankEvents collect(const TraceStore& s) {
+RankEvents collect(const RankInput& in) {
+    const TraceStore& s = *in.store;
     RankEvents r;
     struct Call {
         std::int64_t start;
@@ -33,7 +34,8 @@ RankEvents collect(const TraceStore& s) {
         std::string kind;
     };
     std::vector<Call> calls;
-    for (const StoredEvent& e : s.events()) {
+    for (std::size_t i = 0; i < s.events().size(); ++i) {
+        const StoredEvent& e = s.events()[i];
         if (e.kind == EventKind::Annotation || e.kind == EventKind::CpuOp) {
             if (s.strings().text(e.name).starts_with("ProfilerStep#"))
                 r.stepNames.insert(e.name);
@@ -42,9 +44,11 @@ RankEvents collect(const TraceStore& s) {
         if (e.kind != EventKind::Kernel && e.kind != EventKind::CommKernel &&
             e.kind != EventKind::Memcpy && e.kind != EventKind::Memset)
             continue;
-        if (e.phase != 'X')
+        if (e.phase != 'X' || (in.events && !(*in.events)[i]))
             continue;
-        const Interval iv{e.startNs, e.endNs()};
+        if (e.endNs() < in.fromNs || e.startNs >= in.toNs)
+            continue;
+        const Interval iv{std::max(e.startNs, in.fromNs), std::min(e.endNs(), in.toNs)};
         r.all.push_back(iv);
         r.first = std::min(r.first, iv.startNs);
         r.last = std::max(r.last, iv.endNs);
@@ -55,7 +59,7 @@ RankEvents collect(const TraceStore& s) {
             std::string kind = "nccl";
             if (e.kernel != StoredEvent::kNoKernel)
                 kind = std::string(s.strings().text(s.kernels()[e.kernel].collective));
-            calls.push_back({e.startNs, e.durNs, std::move(kind)});
+            calls.push_back({iv.startNs, iv.endNs - iv.startNs, std::move(kind)});
         }
     }
     std::stable_sort(calls.begin(), calls.end(),
@@ -95,7 +99,7 @@ std::vector<RankFigures> analyseRanks(const std::vector<RankInput>& ranks) {
     std::vector<RankEvents> events;
     events.reserve(ranks.size());
     for (const RankInput& in : ranks)
-        events.push_back(collect(*in.store));
+        events.push_back(collect(in));
 
     // The shortest duration of each matched collective across ranks.
     std::map<std::string, std::vector<std::int64_t>> shortest;

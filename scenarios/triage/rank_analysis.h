@@ -20,6 +20,7 @@
 #include "import/trace_store.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace wb {
@@ -27,6 +28,12 @@ namespace wb {
 struct RankInput {
     const TraceStore* store = nullptr;
     long rank = 0;
+    // An optional scope (warpboard analyze: --range, one ProfilerStep): GPU intervals are
+    // clipped to [fromNs, toNs) and, with `events` set, only the events it marks (by index
+    // into store->events()) count. The defaults take the whole trace, as the triage does.
+    std::int64_t fromNs = std::numeric_limits<std::int64_t>::min();
+    std::int64_t toNs = std::numeric_limits<std::int64_t>::max();
+    const std::vector<bool>* events = nullptr;
 };
 
 struct RankFigures {

@@ -5,6 +5,7 @@
 #include "engine/registry.h"
 #include "engine/scenario_inputs.h"
 #include "import/import_registry.h"
+#include "imported_trace_helper.h"
 #include "triage/kineto_trace_generator.h"
 #include "triage/rank_analysis.h"
 #include "triage/triage_verdict.h"
@@ -16,29 +17,15 @@
 #include <memory>
 
 using namespace wb;
+using wb::test::importTrace;
 
 namespace {
 
 const QString kData = QStringLiteral(WB_TEST_DATA);
 
-std::shared_ptr<const ChromeTraceResult> importTrace(const QString& path) {
-    auto imported = importFile(path.toStdString());
-    if (auto* err = std::get_if<ImportError>(&imported))
-        qFatal("%s", err->describe().c_str());
-    auto& r = std::get<std::unique_ptr<ImportResult>>(imported);
-    auto* trace = dynamic_cast<ChromeTraceResult*>(r.get());
-    if (!trace)
-        qFatal("not a trace: %s", qPrintable(path));
-    r.release();
-    return std::shared_ptr<const ChromeTraceResult>(trace);
-}
-
 std::vector<RankFigures>
 figuresOf(const std::vector<std::shared_ptr<const ChromeTraceResult>>& traces) {
-    std::vector<RankInput> in;
-    for (std::size_t i = 0; i < traces.size(); ++i)
-        in.push_back({&traces[i]->store, traces[i]->rank.value_or(static_cast<long>(i))});
-    return analyseRanks(in);
+    return analyseRanks(wb::test::rankInputs(traces));
 }
 
 void dump(const char* what, const std::vector<RankFigures>& f, const TriageVerdict& v) {
