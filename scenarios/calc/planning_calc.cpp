@@ -66,17 +66,28 @@ Json memory(const Params& p) {
     return j;
 }
 
-// The least intrusive layouts whose whole budget (states, activations, buffers) fits HBM.
+// The cheapest layouts (estimated step time) whose whole budget (states, activations,
+// buffers) fits HBM.
 Json memoryFit(const Params& p) {
     MemoryModel m;
     m.shape = transformerOf(p);
+    m.shape.globalBatch = integerOf(p, "global-batch");
     m.optimizer = rejecting([&] { return parseOptimizer(p.text("optimizer")); });
     m.precision = rejecting([&] { return parseTrainingPrecision(p.text("precision")); });
     m.bufferBytes = p.number("buffers-gb") * 1e9;
     const int gpus = integerOf(p, "gpus");
     const double hbm = gpuOf(p).value("memory_gb") * 1e9;
-    const auto fits =
-        rejecting([&] { return layoutsThatFit(m, gpus, hbm, integerOf(p, "gpus-per-node")); });
+    LayoutCostBasis basis;
+    basis.cluster.gpusPerNode = integerOf(p, "gpus-per-node");
+    basis.cluster.nvlinkGBs = p.number("nvlink-gbs");
+    basis.cluster.networkGBs = p.number("network-gbs");
+    basis.efficiency = p.number("compute-efficiency");
+    const Precision math = trainingMathPrecision(m.precision);
+    basis.peakFlops = peakTflops(gpuOf(p), math).value_or(0.0) * 1e12;
+    if (basis.peakFlops <= 0)
+        throw CalcError(
+            fill("the catalogue has no dense %1 peak for %2", {precisionName(math), gpuOf(p).id}));
+    const auto fits = rejecting([&] { return layoutsThatFit(m, gpus, hbm, basis); });
     Json j;
     j["model"] = "memory-fit";
     j["gpu"] = gpuOf(p).id;
@@ -89,6 +100,7 @@ Json memoryFit(const Params& p) {
          ++i) {
         const MemoryLayout& l = fits[i].layout;
         const MemoryBudget& b = fits[i].budget;
+        const LayoutCost& c = fits[i].cost;
         list.push_back({{"layout", layoutName(l)},
                         {"tp", l.tp},
                         {"pp", l.pp},
@@ -101,15 +113,28 @@ Json memoryFit(const Params& p) {
                         {"optimizer_gb", gb(b.states.optimizer)},
                         {"activations_gb", gb(b.activations)},
                         {"buffers_gb", gb(b.buffers)},
-                        {"total_gb", gb(b.total())}});
+                        {"total_gb", gb(b.total())},
+                        {"step_s", c.stepS()},
+                        {"compute_s", c.computeS()},
+                        {"recompute_s", c.recomputeS},
+                        {"tp_s", c.tpS()},
+                        {"pp_s", c.ppS()},
+                        {"dp_exposed_s", c.dpExposedS()},
+                        {"overhead", c.overhead()}});
     }
     j["layouts"] = list;
-    j["order"] = "least intrusive first: least TP*PP, then lower ZeRO stage, less "
-                 "recomputation, SP on, TP before PP";
-    j["assumes"] = "buffers (--buffers-gb) are an assumption; activations of the first 1F1B "
-                   "stage (L layers); embeddings not counted separately";
-    j["source"] = "ZeRO section 3.1 (model states); Korthikanti et al. Table 2, Eq. 5 "
-                  "(activations); HBM from the hardware catalogue";
+    j["order"] = "cheapest first: estimated step time (compute at compute-efficiency x dense "
+                 "peak, recomputed forwards, TP all-reduces, PP bubble and sends, DP not hidden "
+                 "under the backward pass); ties: lower ZeRO stage, less recomputation, no SP, "
+                 "smaller TP, smaller PP";
+    j["assumes"] = "buffers (--buffers-gb) and compute-efficiency are assumptions; activations "
+                   "of the first 1F1B stage (L layers); embeddings not counted separately; "
+                   "layouts whose DP does not divide the global batch into micro-batches are "
+                   "left out";
+    j["source"] = "ZeRO section 3.1 (model states) and section 7 (communication); Korthikanti "
+                  "et al. Table 2, Eq. 5 (activations) and section 5 (recomputation); "
+                  "Narayanan et al. 2021 section 3.2 (TP traffic), 2.2 (bubble); HBM and peak "
+                  "from the hardware catalogue";
     return j;
 }
 
@@ -281,8 +306,8 @@ void appendPlanningCalcModels(std::vector<CalcModel>& v) {
          memory});
     v.push_back(
         {"memory-fit",
-         "the least intrusive layouts whose per-GPU budget (model states, activations, "
-         "buffers) fits the GPU's HBM: what a model size forces",
+         "the cheapest layouts (estimated step time) whose per-GPU budget (model states, "
+         "activations, buffers) fits the GPU's HBM: what a model size forces",
          joined({real("params", "Parameters N", "", 1e6, 1e14, 7.5e9),
                  whole("gpus", "GPUs", 1, 1e6, 64)},
                 shapeArguments(),
@@ -291,6 +316,13 @@ void appendPlanningCalcModels(std::vector<CalcModel>& v) {
                  ParamSpec::real("buffers-gb", "Buffers per GPU (assumed)", "GB", 0, 1000, 2),
                  ParamSpec::integer("gpus-per-node", "GPUs per node (TP stays inside)", "", 1, 1024,
                                     8),
+                 ParamSpec::integer("global-batch", "Global batch G", "sequences", 1, 1e8, 1024),
+                 ParamSpec::real("nvlink-gbs", "NVLink per GPU, one direction", "GB/s", 1e-3, 1e5,
+                                 450),
+                 ParamSpec::real("network-gbs", "Network per GPU, one direction", "GB/s", 1e-3, 1e5,
+                                 50),
+                 ParamSpec::real("compute-efficiency", "Fraction of peak the kernels reach", "",
+                                 0.01, 1, 0.5),
                  ParamSpec::integer("top", "Layouts listed", "", 1, 1000, 10)}),
          memoryFit});
     v.push_back({"activations",

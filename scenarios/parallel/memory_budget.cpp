@@ -70,6 +70,10 @@ StateBytesPerParam stateBytesPerParam(Optimizer o, TrainingPrecision p) {
     return k;
 }
 
+Precision trainingMathPrecision(TrainingPrecision p) {
+    return p == TrainingPrecision::Bf16Mixed ? Precision::BF16 : Precision::FP32;
+}
+
 ModelStates modelStatesPerGpu(double psi, int zeroStage, int dp, const StateBytesPerParam& k) {
     require(positive(psi), "parameters must be a positive number");
     require(zeroStage >= 0 && zeroStage <= 3, "ZeRO stage must be 0, 1, 2 or 3");
@@ -155,39 +159,90 @@ std::string layoutName(const MemoryLayout& l) {
                      : std::string()});
 }
 
-std::vector<LayoutFit> layoutsThatFit(const MemoryModel& model, int gpus, double hbmBytes,
-                                      int gpusPerNode) {
+ClusterTopology clusterOfGpus(const LayoutCostBasis& basis, int gpus) {
+    require(gpus >= 1 && basis.cluster.gpusPerNode >= 1,
+            "GPUs and GPUs per node must be at least 1");
+    ClusterTopology t = basis.cluster;
+    if (gpus < t.gpusPerNode) {
+        t.gpusPerNode = gpus;
+        t.nodes = 1;
+    } else {
+        require(gpus % t.gpusPerNode == 0,
+                fill("%1 GPUs do not fill whole nodes of %2",
+                     {std::to_string(gpus), std::to_string(t.gpusPerNode)}));
+        t.nodes = gpus / t.gpusPerNode;
+    }
+    return t;
+}
+
+double recomputeComputeOverhead(Recompute r, const TransformerConfig& m) {
+    require(m.seq >= 1 && m.hidden >= 1, "sequence and hidden size must be at least 1");
+    const double attention = m.seq / (6.0 * m.hidden); // s/6h
+    switch (r) {
+    case Recompute::Full:
+        return 2.0 / 6.0;
+    case Recompute::Selective:
+        return attention / (1.0 + attention);
+    case Recompute::None:
+        break;
+    }
+    return 0.0;
+}
+
+LayoutCost layoutCost(const MemoryModel& m, const MemoryLayout& l, const LayoutCostBasis& basis) {
+    TransformerConfig shape = m.shape;
+    // DP moves gradients and TP / PP activations in the training precision's bytes.
+    shape.bytesPerValue = stateBytesPerParam(m.optimizer, m.precision).gradients;
+    const ParallelLayout p{.tp = l.tp, .pp = l.pp, .dp = l.dp, .zero = l.zero};
+    LayoutCost c;
+    c.step =
+        estimateStep(shape, p, clusterOfGpus(basis, l.gpus()), basis.peakFlops, basis.efficiency);
+    c.recomputeS = c.step.computeS * recomputeComputeOverhead(l.recompute, shape);
+    return c;
+}
+
+std::vector<LayoutFit> rankLayouts(const MemoryModel& model, int gpus, double hbmBytes,
+                                   const LayoutCostBasis& basis) {
     const TransformerConfig& m = model.shape;
-    require(gpus >= 1 && gpusPerNode >= 1, "GPUs and GPUs per node must be at least 1");
     require(positive(hbmBytes), "HBM must be a positive number of bytes");
-    std::vector<LayoutFit> fits;
-    for (int tp = 1; tp <= std::min(gpus, gpusPerNode); ++tp) {
-        if (gpusPerNode % tp != 0 || gpus % tp != 0 || m.heads % tp != 0)
+    const int perNode = clusterOfGpus(basis, gpus).gpusPerNode;
+    std::vector<LayoutFit> all;
+    for (int tp = 1; tp <= perNode; ++tp) {
+        if (perNode % tp != 0 || m.heads % tp != 0)
             continue;
         for (int pp = 1; pp <= gpus / tp; ++pp) {
             if ((gpus / tp) % pp != 0 || m.layers % pp != 0)
                 continue;
             const int dp = gpus / (tp * pp);
+            if (m.globalBatch % (static_cast<long long>(m.microBatch) * dp) != 0)
+                continue;
             for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
                 for (int sp = 0; sp <= (tp > 1 ? 1 : 0); ++sp)
                     for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                         const MemoryLayout l{tp, pp, dp, zero, sp == 1, r};
                         const MemoryBudget b = memoryBudget(model, l);
-                        if (b.total() <= hbmBytes)
-                            fits.push_back({l, b});
+                        all.push_back({l, b, layoutCost(model, l, basis), b.total() <= hbmBytes});
                     }
         }
     }
-    // Least intrusive first: model parallelism costs communication on the critical path,
-    // ZeRO-3 adds 50 % DP traffic, recomputation adds FLOPs (+7 % selective, +39 % full,
-    // Korthikanti Table 4); SP is free with TP (same bandwidth as TP's all-reduces).
+    // Cheapest first. Equal costs (ZeRO-1 and -2 move what DP moves; SP what TP moves) fall to
+    // the simpler layout; the cost is compared to a millionth so rounding cannot reorder them.
     auto key = [](const LayoutFit& f) {
         const MemoryLayout& l = f.layout;
-        return std::make_tuple(l.tp * l.pp, l.zero, static_cast<int>(l.recompute),
-                               !l.sequenceParallel, -l.tp);
+        return std::make_tuple(std::llround(f.cost.overhead() * 1e6), l.zero,
+                               static_cast<int>(l.recompute), l.sequenceParallel, l.tp, l.pp);
     };
-    std::stable_sort(fits.begin(), fits.end(),
+    std::stable_sort(all.begin(), all.end(),
                      [&](const LayoutFit& a, const LayoutFit& b) { return key(a) < key(b); });
+    return all;
+}
+
+std::vector<LayoutFit> layoutsThatFit(const MemoryModel& model, int gpus, double hbmBytes,
+                                      const LayoutCostBasis& basis) {
+    std::vector<LayoutFit> fits;
+    for (LayoutFit& f : rankLayouts(model, gpus, hbmBytes, basis))
+        if (f.fits)
+            fits.push_back(std::move(f));
     return fits;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Bytes per GPU of training a dense transformer: model states (weights, gradients, optimizer
 // state) under ZeRO, activations under TP / SP / recomputation, and the budget against a GPU's
-// HBM with the smallest layouts that fit. The one place these formulas live: the step model,
-// the memory-budget scenario and `calc memory` / `calc activations` all call them.
+// HBM with the cheapest layouts that fit (ranked by estimated step time). The one place these
+// formulas live: the step model, the memory-budget scenario and `calc memory` / `calc activations`
+// all call them.
 //
 // Sources (FACTS.md §6, §7):
 //  - Model states: Rajbhandari et al., "ZeRO", SC'20 §3.1: mixed-precision Adam holds 2Ψ bf16
@@ -12,6 +13,7 @@
 //  - Activations: Korthikanti et al., arXiv:2205.05198, Table 2, bytes per layer with 16-bit
 //    activations and 1-byte dropout masks; the first 1F1B stage holds L layers' worth (Eq. 5).
 #include "parallel/transformer_step.h"
+#include "roofline/roofline_model.h"
 
 #include <string>
 #include <vector>
@@ -42,6 +44,9 @@ struct StateBytesPerParam {
     double total() const { return weights + gradients + optimizer; }
 };
 StateBytesPerParam stateBytesPerParam(Optimizer o, TrainingPrecision p);
+// The math the step runs in, whose dense peak the time estimate uses: BF16 tensor cores under
+// mixed precision, FP32 otherwise.
+Precision trainingMathPrecision(TrainingPrecision p);
 
 struct ModelStates {
     double weights = 0.0;
@@ -99,15 +104,58 @@ struct MemoryBudget {
 MemoryBudget memoryBudget(const MemoryModel& m, const MemoryLayout& l);
 std::string layoutName(const MemoryLayout& l); // "TP 8 · PP 2 · DP 4 · ZeRO-1 · SP · selective"
 
-// "What layout does this force": every layout of `gpus` GPUs (TP within one node of
-// `gpusPerNode`, dividing the heads; PP dividing the layers; ZeRO 0…3; SP with TP; recompute
-// none/selective/full) whose budget fits `hbmBytes`, least intrusive first: least model
-// parallelism (TP·PP), then the lower ZeRO stage, less recomputation, TP before PP.
+// What a layout costs in time, so that layouts are ranked by their cost rather than by a rule:
+// estimateStep (transformer_step.h) gives compute at an assumed fraction of peak, the pipeline
+// bubble, TP's per-layer all-reduces on NVLink or the network, PP's sends and DP's gradient
+// traffic (ZeRO-3 moves 1.5× DP's volume, ZeRO §7) with DP hidden under the backward pass;
+// recomputation adds its forward FLOPs on top.
+struct LayoutCostBasis {
+    ClusterTopology cluster; // gpusPerNode, NVLink and network per GPU; nodes follow the GPUs
+    double peakFlops = 0.0;  // dense peak per GPU, FLOP/s (the catalogue's)
+    double efficiency = 0.5; // fraction of peak the kernels reach: an assumption
+};
+// The cluster of `gpus` GPUs: whole nodes of cluster.gpusPerNode, or one smaller node when
+// fewer GPUs than a node. Throws std::invalid_argument when the GPUs do not fill whole nodes.
+ClusterTopology clusterOfGpus(const LayoutCostBasis& basis, int gpus);
+
+// Extra compute of recomputation, as a fraction of the step's compute without it. Full
+// recomputation runs every layer's forward again: 2 of the 6 FLOPs per parameter per token,
+// +1/3 (Korthikanti et al. §5 measure +39 % in time on 22B, Table 4). Selective recomputes
+// the attention scores: 72·b·s·L·h²·(s/6h) extra on 72·b·s·L·h²·(1 + s/6h), i.e.
+// (s/6h) / (1 + s/6h): 2.7 % for GPT-3 as §5 states.
+double recomputeComputeOverhead(Recompute r, const TransformerConfig& m);
+
+struct LayoutCost {
+    StepEstimate step;       // compute, bubble, traffic; DP overlapped with the backward pass
+    double recomputeS = 0.0; // compute of the recomputed forward passes
+    double computeS() const { return step.computeS; }
+    double tpS() const { return step.commS[0]; }
+    // The bubble grows with everything a stage computes, recomputation included.
+    double ppS() const { return step.bubbleS + step.commS[1] + recomputeS * step.bubbleOfIdeal; }
+    double dpExposedS() const { return step.commS[2] - step.hiddenDpS; }
+    double stepS() const { return step.stepOverlappedS + recomputeS * (1.0 + step.bubbleOfIdeal); }
+    // Time beyond compute alone, as a fraction of it: what the layout costs.
+    double overhead() const { return stepS() / step.computeS - 1.0; }
+};
+// Throws std::invalid_argument when the layout does not fit the model, the cluster or the
+// global batch (m.shape.globalBatch must divide by micro-batch × DP).
+LayoutCost layoutCost(const MemoryModel& m, const MemoryLayout& l, const LayoutCostBasis& basis);
+
+// "What layout does this force": every layout of `gpus` GPUs (TP within one node, dividing the
+// heads; PP dividing the layers; DP dividing the global batch into micro-batches; ZeRO 0…3; SP
+// with TP; recompute none/selective/full) costed and budgeted, cheapest first: the lowest
+// estimated step time (to a millionth), then the lower ZeRO stage, less recomputation, no SP,
+// smaller TP, smaller PP. `fits` says whether its budget is within `hbmBytes`.
 struct LayoutFit {
     MemoryLayout layout;
     MemoryBudget budget;
+    LayoutCost cost;
+    bool fits = false;
 };
+std::vector<LayoutFit> rankLayouts(const MemoryModel& m, int gpus, double hbmBytes,
+                                   const LayoutCostBasis& basis);
+// rankLayouts' layouts that fit, in the same order.
 std::vector<LayoutFit> layoutsThatFit(const MemoryModel& m, int gpus, double hbmBytes,
-                                      int gpusPerNode = 8);
+                                      const LayoutCostBasis& basis);
 
 } // namespace wb

@@ -239,7 +239,9 @@ private slots:
         m.shape.params = 7.5e9;
         m.shape.seq = 2048;
         const double hbm = 80e9;
-        const auto fits = layoutsThatFit(m, 64, hbm);
+        LayoutCostBasis basis; // 8-GPU nodes, the step model's H100 links
+        basis.peakFlops = 989e12;
+        const auto fits = layoutsThatFit(m, 64, hbm, basis);
         QVERIFY(!fits.empty());
         for (const LayoutFit& f : fits) {
             QVERIFY(f.budget.total() <= hbm);
@@ -256,7 +258,7 @@ private slots:
         QVERIFY(memoryBudget(m, zero0).total() > hbm);
         // A 1T model on 8 GPUs: 16 TB of states over 640 GB of HBM fits no layout.
         m.shape.params = 1e12;
-        QVERIFY(layoutsThatFit(m, 8, hbm).empty());
+        QVERIFY(layoutsThatFit(m, 8, hbm, basis).empty());
         // The same through calc: the forced layout and every listed budget under HBM.
         const auto j = runCalc("memory-fit", {{"params", "7.5e9"},
                                               {"gpus", "64"},
