@@ -473,28 +473,28 @@ Frames verdict(const Checked& c) {
                                                      "inconsistency", "inconsistencies")});
     for (const std::string& issue : v.issues)
         addParagraph(f.rows, issue, topicName(topicOf(issue)), true, "issue");
-    // Every check that passed with the number it rests on; a failed one is its issue above,
-    // which already states its numbers (repeating them would push rows off a presenter's
-    // slide).
-    const auto agreed = [&](Topic topic, std::string label, std::string value, std::string source) {
-        if (c.issuesIn(topic) == 0)
-            f.rows.push_back({std::move(label), std::move(value), prefixed("agrees · ", source)});
+    // When every check passes, each with the number it rests on. Otherwise the issues alone:
+    // each states its numbers, the chart beside them shows the checks that passed, and more
+    // rows would fall off a presenter's slide.
+    const auto agreed = [&](std::string label, std::string value, std::string source) {
+        f.rows.push_back({std::move(label), std::move(value), prefixed("agrees · ", source)});
     };
-    agreed(Topic::Compute, "compute: implied MFU", formatShare(v.impliedMfu),
-           fill("6ND ÷ (GPUs × peak × days); best published %1 (Korthikanti et al. Table 5)",
-                {formatShare(kBestPublishedMfu)}));
-    agreed(Topic::Memory, "memory: model states per GPU", formatBytes(v.modelStateBytesPerGpu),
-           fill("%1 bytes × N over %2 GPUs (ZeRO §3.1) against %3 of HBM",
-                {formatSignificant(c.bytes.total()), std::to_string(c.claims.gpus),
-                 formatBytes(c.gpu.hbmBytes)}));
-    agreed(Topic::Checkpoint, "checkpoint: write bandwidth",
-           v.checkpointBandwidth > 0 ? formatSi(v.checkpointBandwidth, "B/s")
-                                     : std::string("not claimed"),
-           fill("bytes ÷ seconds claimed; Llama 3's storage sustains %1 (Llama 3 paper §3.3.1)",
-                {formatSi(kStorageSustainedBytesPerS, "B/s")}));
-    agreed(Topic::Failures, "failures: expected at Llama 3's rate",
-           formatSignificant(v.expectedFailures, 3),
-           fill("%1, × GPUs × days", {llamaRecordSource()}));
+    if (v.consistent) {
+        agreed("compute: implied MFU", formatShare(v.impliedMfu),
+               fill("6ND ÷ (GPUs × peak × days); best published %1 (Korthikanti et al. Table 5)",
+                    {formatShare(kBestPublishedMfu)}));
+        agreed("memory: model states per GPU", formatBytes(v.modelStateBytesPerGpu),
+               fill("%1 bytes × N over %2 GPUs (ZeRO §3.1) against %3 of HBM",
+                    {formatSignificant(c.bytes.total()), std::to_string(c.claims.gpus),
+                     formatBytes(c.gpu.hbmBytes)}));
+        agreed("checkpoint: write bandwidth",
+               v.checkpointBandwidth > 0 ? formatSi(v.checkpointBandwidth, "B/s")
+                                         : std::string("not claimed"),
+               fill("bytes ÷ seconds claimed; Llama 3's storage sustains %1 (Llama 3 paper §3.3.1)",
+                    {formatSi(kStorageSustainedBytesPerS, "B/s")}));
+        agreed("failures: expected at Llama 3's rate", formatSignificant(v.expectedFailures, 3),
+               fill("%1, × GPUs × days", {llamaRecordSource()}));
+    }
     // The checks as one picture: each claim as a share of the limit it is checked against.
     BarChartFrame b;
     b.title = "Each claim against its limit";
@@ -528,10 +528,12 @@ Frames verdict(const Checked& c) {
     probes.title = "What an interviewer would probe next";
     for (const std::string& p : v.probes)
         addParagraph(probes.rows, p, topicName(topicOf(p)), false, "probe");
-    addParagraph(probes.rows,
-                 "the recipe: global batch, sequence length, TP × PP × DP, recompute: does "
-                 "the memory budget of each GPU add up?",
-                 "always", false, "probe");
+    // The question that is always worth asking, when the claims raised fewer of their own.
+    if (v.probes.size() < 2)
+        addParagraph(probes.rows,
+                     "the recipe: global batch, sequence length, TP × PP × DP, recompute: does "
+                     "the memory budget of each GPU add up?",
+                     "always", false, "probe");
     return Frames{{b, f, probes}};
 }
 
