@@ -629,7 +629,9 @@ Story ScaleFluencyScenario::build(const Params& p, const ScenarioInputs&) const 
         k.statedFlops.reset();
     const std::string gpuId = p.text("gpu") == "preset" ? preset.gpu : p.text("gpu");
     const GpuSpec& spec = *HardwareCatalogue::builtin().find(gpuId);
-    if (gpuId != preset.gpu)
+    // A GPU picked in the panel is the user's choice, not the claim's, even when it is the
+    // one the claims name.
+    if (p.text("gpu") != "preset")
         edited = true;
     // Edited claims are no longer the reference run: their failures are checked.
     c->failureRateSource = preset.failureRateSource && !edited;
