@@ -226,7 +226,9 @@ Json claims(const Params& p) {
     c.tokens = p.number("tokens");
     c.days = p.number("days");
     if (p.isSet("mfu"))
-        c.mfu = p.number("mfu");
+        c.mfu = rejecting([&] { return parseClaimedMfu(p.text("mfu")); });
+    if (p.isSet("flops"))
+        c.statedFlops = p.number("flops");
     if (p.isSet("checkpoint-gb"))
         c.checkpointBytes = p.number("checkpoint-gb") * 1e9;
     if (p.isSet("checkpoint-s"))
@@ -245,8 +247,15 @@ Json claims(const Params& p) {
     j["peak_tflops"] = g.peakFlops / 1e12;
     j["training_flops"] = v.trainingFlops;
     j["implied_mfu"] = v.impliedMfu;
-    if (c.mfu)
+    if (c.mfu) {
+        j["claimed_mfu"] = *c.mfu;
         j["days_at_claimed_mfu"] = v.daysAtClaimedMfu;
+        j["tokens_per_gpu_s_at_claimed_mfu"] = v.tokensPerGpuSecondAtMfu;
+    }
+    if (c.statedFlops)
+        j["stated_flops_over_6nd"] = v.statedFlopsRatio;
+    j["gpu_days"] = v.gpuDays;
+    j["tokens_per_gpu_s"] = v.tokensPerGpuSecond;
     j["model_state_gb_per_gpu"] = gb(v.modelStateBytesPerGpu);
     j["expected_failures"] = v.expectedFailures;
     if (v.checkpointBandwidth > 0)
@@ -349,7 +358,9 @@ void appendPlanningCalcModels(std::vector<CalcModel>& v) {
          {whole("gpus", "GPUs", 1, 1e7, 1024), real("params", "Parameters N", "", 1e6, 1e15, 7e9),
           real("tokens", "Tokens D", "", 1e6, 1e16, 1e12),
           real("days", "Days (wall clock)", "d", 1e-3, 1e5, 30),
-          ParamSpec::real("mfu", "Claimed MFU (fraction)", "", 1e-4, 100, 0.4),
+          ParamSpec::text("mfu", "Claimed MFU: a fraction in (0, 1] or a percentage, 0.41 or 41%",
+                          "0.4"),
+          ParamSpec::real("flops", "Stated training FLOPs", "FLOP", 1, 1e30, 1e24, true),
           optionalGpu("the GPU (dense BF16 peak, HBM)"),
           ParamSpec::real("checkpoint-gb", "Checkpoint size", "GB", 1e-6, 1e9, 100, true),
           ParamSpec::real("checkpoint-s", "Checkpoint write time", "s", 1e-6, 1e7, 60, true),

@@ -26,6 +26,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "nccl-topology",   "roce-vs-infiniband", "slowdown-triage",
     "moe-routing",     "silent-hang",        "failures-checkpoint",
     "memory-budget",
+    "scale-fluency",
 };
 
 struct SweepCase {

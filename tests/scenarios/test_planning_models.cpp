@@ -531,7 +531,7 @@ private slots:
         c.params = 405e9;
         c.tokens = 1e12;
         c.days = 54;
-        c.mfu = 1.3;
+        c.mfu = 0.99;   // a fraction: 1.3 is rejected (below)
         c.failures = 0; // Llama 3 saw 419 unexpected interruptions in 54 days on 16,384 GPUs
         c.checkpointBytes = 100e9; // less than 2 bytes × 405B
         const ClaimsVerdict v = checkClaims(c, h100);
@@ -542,9 +542,11 @@ private slots:
                     return true;
             return false;
         };
-        QVERIFY(has("exceeds the peak"));
+        QVERIFY(has("the MFU is inflated"));
         QVERIFY(has("improbable"));
         QVERIFY(has("smaller than the BF16 weights"));
+        c.mfu = 1.3; // 130 %: a percentage typed as a fraction
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, checkClaims(c, h100));
         // 419 seen is what the rate predicts: no issue about failures.
         c.failures = 419;
         c.mfu.reset();
