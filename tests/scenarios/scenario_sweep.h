@@ -25,6 +25,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "ring-allreduce",  "fabric-mapping",     "parallelism-strategies",
     "nccl-topology",   "roce-vs-infiniband", "slowdown-triage",
     "moe-routing",     "silent-hang",        "failures-checkpoint",
+    "scheduler",
 };
 
 struct SweepCase {
