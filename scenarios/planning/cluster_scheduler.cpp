@@ -121,6 +121,10 @@ private:
         m_useful += m_usefulRate * dt;
         m_strandedArea += m_stranded * dt;
         m_fragmentedArea += m_fragmented * dt;
+        if (!m_queue.empty()) {
+            m_fragmentedWaitingArea += m_fragmented * dt;
+            m_waitingH += dt;
+        }
         m_freeArea += m_free.freeGpus() * dt;
         for (std::size_t k = 0; k < m_teamGpus.size(); ++k) {
             m_teamArea[k] += m_teamGpus[k] * dt;
@@ -390,6 +394,8 @@ private:
         m_r.fragmentation = capacity > 0 ? m_strandedArea / capacity : 0.0;
         m_r.fgdFragmentation = capacity > 0 ? m_fragmentedArea / capacity : 0.0;
         m_r.fgdShareOfFree = m_freeArea > 0 ? m_fragmentedArea / m_freeArea : 0.0;
+        m_r.fgdWhileWaiting =
+            m_waitingH > 0 ? m_fragmentedWaitingArea / (m_free.gpus() * m_waitingH) : 0.0;
         m_r.preemptionLoss = capacity > 0 ? m_lostGpuH / capacity : 0.0;
         // Allocated = useful + slowed down + thrown away: the slowdown's share is what is left.
         m_r.slowdownLoss =
@@ -426,6 +432,7 @@ private:
     double m_now = 0.0;
     double m_allocated = 0.0, m_useful = 0.0, m_usefulRate = 0.0, m_strandedArea = 0.0;
     double m_fragmentedArea = 0.0, m_freeArea = 0.0, m_lostGpuH = 0.0, m_fragmented = 0.0;
+    double m_fragmentedWaitingArea = 0.0, m_waitingH = 0.0;
     int m_stranded = 0;
     std::vector<std::pair<int, double>> m_sizeMix; // (GPUs, share of the trace's jobs)
     std::vector<double> m_teamArea, m_overQuotaH;

@@ -87,6 +87,9 @@ struct ScheduleResult {
     double fragmentation = 0.0;         // time-averaged stranded GPUs ÷ GPUs
     double fgdFragmentation = 0.0;      // time-averaged FGD-fragmented GPUs ÷ GPUs
     double fgdShareOfFree = 0.0;        // the same ÷ time-averaged free GPUs
+    // FGD-fragmented GPUs ÷ GPUs averaged over the time some job waits: the cluster refusing
+    // work, the state FGD's unallocated-GPU figure describes. 0 when no job ever waits.
+    double fgdWhileWaiting = 0.0;
     // utilization = usefulUtilization + slowdownLoss + preemptionLoss: allocated GPU-hours
     // that a spread placement's slowdown or a preemption's lost work wasted, ÷ capacity.
     double slowdownLoss = 0.0;

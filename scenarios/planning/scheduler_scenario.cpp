@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace wb {
 
@@ -228,9 +229,6 @@ FactsFrame metricsTable(const ScheduleResult& r) {
                       .source = "time-averaged free GPUs no waiting job can use at full speed, ÷ "
                                 "GPUs",
                       .emphasis = true});
-    f.rows.push_back({"fragmented as FGD counts it", formatShare(r.fgdFragmentation),
-                      "time-averaged free GPUs the trace's size mix cannot use, ÷ GPUs; "
-                      "definition of Weng et al., FGD (USENIX ATC '23)"});
     f.rows.push_back({"lost to the spread slowdown (assumed)", formatShare(r.slowdownLoss),
                       fill("allocated GPU-hours a spread placement wasted, ÷ capacity; %1 "
                            "spread starts",
@@ -241,9 +239,9 @@ FactsFrame metricsTable(const ScheduleResult& r) {
         {"jobs done / running / waiting",
          fill("%1 / %2 / %3", {std::to_string(r.jobsDone), std::to_string(r.jobsRunning),
                                std::to_string(r.jobsWaiting)}),
-         fill("at the horizon: the last arrival, %1", {hours(r.horizonH)})});
-    f.rows.push_back(
-        {"preemptions", std::to_string(r.preemptions), "only the preemptive policy preempts"});
+         fill("at the horizon: the last arrival, %1; %2 preemptions (only the preemptive policy "
+              "preempts)",
+              {hours(r.horizonH), std::to_string(r.preemptions)})});
     return f;
 }
 
@@ -255,6 +253,7 @@ void addRunResults(std::vector<ResultValue>& out, const ScheduleResult& r) {
                            {n + " stranded", r.fragmentation},
                            {n + " FGD fragmentation", r.fgdFragmentation},
                            {n + " FGD share of free GPUs", r.fgdShareOfFree},
+                           {n + " FGD while jobs wait", r.fgdWhileWaiting},
                            {n + " slowdown loss", r.slowdownLoss},
                            {n + " preemption loss", r.preemptionLoss},
                            {n + " spread starts", r.spreadStarts},
@@ -367,13 +366,12 @@ FactsFrame traceTable(const Simulation& s, double load) {
                                      {formatShare(load)}),
                       .emphasis = true});
     f.rows.push_back({"jobs of 1/2/4/8/16/32/64 GPUs", sizes,
-                      "illustrative weights 30/15/15/20/10/6/4 % (job_trace.h), capped at the "
-                      "cluster"});
+                      "assumed weights 30/15/15/20/10/6/4 %, capped at the cluster"});
     f.rows.push_back(
         {"priority low/normal/high",
          fill("%1/%2/%3", {std::to_string(byPriority[0]), std::to_string(byPriority[1]),
                            std::to_string(byPriority[2])}),
-         "60/30/10 %; checkpoint contracts 0.5, 1 or 2 h"});
+         "assumed 60/30/10 %; checkpoint contracts 0.5, 1 or 2 h"});
     std::string quotas;
     for (double q : s.config.teamQuota)
         quotas.append(quotas.empty() ? "" : " / ").append(formatShare(q));
@@ -550,22 +548,33 @@ FactsFrame preemptionTable(const Simulation& s) {
     return f;
 }
 
-FactsFrame comparisonTable(const Simulation& s) {
+// One row per policy, the focus emphasised; `row(run)` gives the value and its source.
+template <typename RowOf>
+FactsFrame policyTable(const Simulation& s, std::string title, RowOf row) {
     FactsFrame f;
-    f.title = "Same trace, four policies: useful util · stranded · mean wait";
+    f.title = std::move(title);
     for (int k = 0; k < kPolicies; ++k) {
         const auto p = static_cast<SchedulePolicy>(k);
-        const ScheduleResult& r = s.run(p);
-        f.rows.push_back(
-            {.label = schedulePolicyName(p),
-             .value = fill("%1 · %2 · %3", {formatShare(r.usefulUtilization),
-                                            formatShare(r.fragmentation), hours(r.meanWaitH)}),
-             .source = fill("utilisation %1, %2 jobs done, %3 preemptions",
-                            {formatShare(r.utilization), std::to_string(r.jobsDone),
-                             std::to_string(r.preemptions)}),
-             .emphasis = p == s.focus});
+        auto [value, source] = row(s.run(p));
+        f.rows.push_back({.label = schedulePolicyName(p),
+                          .value = std::move(value),
+                          .source = std::move(source),
+                          .emphasis = p == s.focus});
     }
     return f;
+}
+
+FactsFrame comparisonTable(const Simulation& s) {
+    return policyTable(
+        s, "Same trace, four policies: useful util · stranded · mean wait",
+        [](const ScheduleResult& r) {
+            return std::pair{
+                fill("%1 · %2 · %3", {formatShare(r.usefulUtilization),
+                                      formatShare(r.fragmentation), hours(r.meanWaitH)}),
+                fill("utilisation %1, %2 jobs done, %3 preemptions",
+                     {formatShare(r.utilization), std::to_string(r.jobsDone),
+                      std::to_string(r.preemptions)})};
+        });
 }
 
 ChartFrame comparisonChart(const Simulation& s) {
@@ -930,18 +939,14 @@ ChartFrame fragmentationChart(const Simulation& s, const std::array<Gauges, kPol
 }
 
 FactsFrame fragmentationTable(const Simulation& s) {
-    FactsFrame f;
-    f.title = "Fragmentation, FGD's definition: of the cluster · of the free GPUs";
-    for (int k = 0; k < kPolicies; ++k) {
-        const auto p = static_cast<SchedulePolicy>(k);
-        const ScheduleResult& r = s.run(p);
-        f.rows.push_back({.label = schedulePolicyName(p),
-                          .value = fill("%1 · %2", {formatShare(r.fgdFragmentation),
-                                                    formatShare(r.fgdShareOfFree)}),
-                          .source = fill("time-averaged; stranded for the jobs waiting: %1",
-                                         {formatShare(r.fragmentation)}),
-                          .emphasis = p == s.focus});
-    }
+    FactsFrame f = policyTable(
+        s, "Fragmented, FGD's definition: on average · while jobs wait",
+        [](const ScheduleResult& r) {
+            return std::pair{
+                fill("%1 · %2", {formatShare(r.fgdFragmentation), formatShare(r.fgdWhileWaiting)}),
+                fill("%1 of the free GPUs on average; stranded for the jobs waiting: %2",
+                     {formatShare(r.fgdShareOfFree), formatShare(r.fragmentation)})};
+        });
     f.rows.push_back(
         {.label = "FGD's baseline packers",
          .value = formatShare(fgdBaselineShare()),
@@ -957,15 +962,15 @@ FactsFrame fragmentationTable(const Simulation& s) {
 }
 
 struct FragmentationRange {
-    double low = 1.0, high = 0.0, lowOfFree = 1.0, highOfFree = 0.0;
+    double low = 1.0, high = 0.0, lowWaiting = 1.0, highWaiting = 0.0;
 };
 FragmentationRange fragmentationRange(const Simulation& s) {
     FragmentationRange r;
     for (const ScheduleResult& x : s.runs) {
         r.low = std::min(r.low, x.fgdFragmentation);
         r.high = std::max(r.high, x.fgdFragmentation);
-        r.lowOfFree = std::min(r.lowOfFree, x.fgdShareOfFree);
-        r.highOfFree = std::max(r.highOfFree, x.fgdShareOfFree);
+        r.lowWaiting = std::min(r.lowWaiting, x.fgdWhileWaiting);
+        r.highWaiting = std::max(r.highWaiting, x.fgdWhileWaiting);
     }
     return r;
 }
@@ -973,16 +978,18 @@ FragmentationRange fragmentationRange(const Simulation& s) {
 std::string fragmentationNarration(const Simulation& s) {
     const FragmentationRange r = fragmentationRange(s);
     const double ref = fgdBaselineShare();
-    const char* where = r.high < ref ? "below" : r.low > ref ? "above" : "around";
+    // FGD's figure is the unallocated share when the cluster refuses the next task: compare
+    // it with the share fragmented while jobs wait, not with the average over idle hours.
+    const char* where = r.highWaiting < ref ? "below" : r.lowWaiting > ref ? "above" : "around";
     return fill("FGD counts a free GPU as a fragment when the job sizes that arrive, weighted by "
                 "how often each does, cannot use it. Counted so, the four policies leave %1 to "
-                "%2 of this cluster fragmented on average (%3 to %4 of its free GPUs): %5 the %6 "
-                "FGD's baseline packers left unallocated, and nowhere near the %7 of the folklore "
-                "figure. FGD's fragments come from tasks that share GPUs; here every job takes "
-                "whole GPUs in sizes that tile a node, so a partly used node still fits the "
-                "smaller jobs.",
-                {formatShare(r.low), formatShare(r.high), formatShare(r.lowOfFree),
-                 formatShare(r.highOfFree), where, formatShare(ref), formatShare(kClaimedShare)});
+                "%2 of this cluster fragmented on average, and %3 to %4 while jobs wait for "
+                "GPUs: %5 the %6 FGD's baseline packers left unallocated, and nowhere near the "
+                "%7 of the folklore figure. FGD's fragments come from tasks that share GPUs; "
+                "here every job takes whole GPUs in sizes that tile a node, so a partly used "
+                "node still fits the smaller jobs.",
+                {formatShare(r.low), formatShare(r.high), formatShare(r.lowWaiting),
+                 formatShare(r.highWaiting), where, formatShare(ref), formatShare(kClaimedShare)});
 }
 
 // A gang-backfill job that ran spread (no preemption there, so its last placement is its only
@@ -1292,10 +1299,10 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
               {kTeamNames[team % 4], formatShare(topoRun.overQuota[team]),
                formatShare(sim->config.teamQuota[team]), formatShare(preRun.overQuota[team])}),
          "team quotas as shares of the cluster, enforced by the preemptive policy"},
-        {fill("Measure fragmentation as FGD does: %1 to %2 of the cluster here, against about %3 "
-              "under FGD's baselines; the %4 figure has no primary source.",
-              {formatShare(fr.low), formatShare(fr.high), formatShare(fgdBaselineShare()),
-               formatShare(kClaimedShare)}),
+        {fill("Measure fragmentation as FGD does: %1 to %2 of the cluster here while jobs wait, "
+              "against about %3 under FGD's baselines; the %4 figure has no primary source.",
+              {formatShare(fr.lowWaiting), formatShare(fr.highWaiting),
+               formatShare(fgdBaselineShare()), formatShare(kClaimedShare)}),
          kFgdSource},
     };
     const double fgdPercent = fgdBaselineShare() * 100.0;
@@ -1340,11 +1347,11 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
                   {formatShare(topoRun.utilization), formatShare(topoRun.slowdownLoss),
                    formatShare(topoRun.usefulUtilization)})});
     }
-    addWhiteboardStep(
-        story, fill("Gang-schedule, backfill, pack when spreading costs, preempt "
-                    "under contracts; fragmentation here is %1 to %2 of the "
-                    "cluster, FGD's baselines about %3.",
-                    {formatShare(fr.low), formatShare(fr.high), formatShare(fgdBaselineShare())}));
+    addWhiteboardStep(story, fill("Gang-schedule, backfill, pack when spreading costs, preempt "
+                                  "under contracts; fragmentation here is %1 to %2 of the "
+                                  "cluster while jobs wait, FGD's baselines about %3.",
+                                  {formatShare(fr.lowWaiting), formatShare(fr.highWaiting),
+                                   formatShare(fgdBaselineShare())}));
     return story;
 }
 

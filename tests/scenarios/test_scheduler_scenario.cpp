@@ -187,7 +187,9 @@ private slots:
             QCOMPARE(row(m, "useful utilisation").value, pct(r.usefulUtilization));
             QCOMPARE(row(m, "fragmentation (stranded)").value, pct(r.fragmentation));
             QCOMPARE(row(m, "mean queueing delay").value, hours(r.meanWaitH));
-            QCOMPARE(row(m, "preemptions").value, std::to_string(r.preemptions));
+            QVERIFY(row(m, "jobs done / running / waiting")
+                        .source.find(std::to_string(r.preemptions) + " preemptions") !=
+                    std::string::npos);
             QCOMPARE(row(compare, schedulePolicyName(p)).value, pct(r.usefulUtilization) + " · " +
                                                                     pct(r.fragmentation) + " · " +
                                                                     hours(r.meanWaitH));
@@ -310,6 +312,8 @@ private slots:
                              r.preemptionLoss) < 1e-9);
             QVERIFY(r.fgdFragmentation >= 0 && r.fgdFragmentation <= 1);
             QVERIFY(r.fgdShareOfFree >= r.fgdFragmentation);
+            // Jobs wait at some point in every run of this trace, so the measure is defined.
+            QVERIFY(r.fgdWhileWaiting > 0 && r.fgdWhileWaiting <= 1);
             c.spreadSlowdown = 1.0;
             c.crossLeafSlowdown = 1.0;
             const ScheduleResult flat = simulateCluster(trace, c);
@@ -360,7 +364,7 @@ private slots:
             const auto p = static_cast<SchedulePolicy>(k);
             const ScheduleResult r = simulateCluster(defaultTrace(), defaultConfig(p));
             QCOMPARE(row(f, schedulePolicyName(p)).value,
-                     pct(r.fgdFragmentation) + " · " + pct(r.fgdShareOfFree));
+                     pct(r.fgdFragmentation) + " · " + pct(r.fgdWhileWaiting));
         }
     }
 
