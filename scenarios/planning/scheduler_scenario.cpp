@@ -769,11 +769,14 @@ std::string topologyNarration(const Simulation& s) {
     else if (gap < -0.005)
         verdict = fill(
             "Here first fit wins: useful utilisation %1 vs %2 for packing. At this slowdown (%3) "
-            "its %4 spread starts waste only %5 of the GPU-hours, while packing makes large jobs "
-            "wait for whole free nodes (mean wait %6 vs %7 for first fit).",
+            "its %4 spread starts waste only %5 of the GPU-hours, and it keeps %6 of the GPUs "
+            "allocated, %7 packing's %8: packing holds a large job back until whole nodes are "
+            "free.",
             {formatShare(gang.usefulUtilization), formatShare(topo.usefulUtilization), slowdown,
              std::to_string(gang.spreadStarts), formatShare(gang.slowdownLoss),
-             hours(topo.meanWaitH), hours(gang.meanWaitH)});
+             formatShare(gang.utilization),
+             gang.utilization > topo.utilization ? "more than" : "no more than",
+             formatShare(topo.utilization)});
     else
         verdict = fill("Here neither wins: useful utilisation %1 vs %2 for first fit. Its %3 "
                        "spread starts waste %4 of the GPU-hours at this slowdown (%5); packing "
