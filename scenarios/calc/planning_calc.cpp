@@ -3,6 +3,7 @@
 // simulation, the claims check) as JSON.
 #include "calc/calc_arguments.h"
 #include "calc/gpu_calc_models.h"
+#include "engine/number_format.h"
 #include "engine/sentence.h"
 #include "parallel/memory_budget.h"
 #include "planning/claims_check.h"
@@ -184,6 +185,7 @@ Json schedule(const Params& p) {
     c.cluster.gpusPerNode = 8;
     c.cluster.nodesPerLeaf = integerOf(p, "nodes-per-leaf");
     c.policy = rejecting([&] { return parseSchedulePolicy(p.text("policy")); });
+    c.spreadSlowdown = p.number("spread-slowdown");
     JobTraceConfig t;
     t.jobs = integerOf(p, "jobs");
     t.clusterGpus = gpus;
@@ -201,18 +203,28 @@ Json schedule(const Params& p) {
     j["utilization"] = r.utilization;
     j["useful_utilization"] = r.usefulUtilization;
     j["fragmentation"] = r.fragmentation;
+    j["fgd_fragmentation"] = r.fgdFragmentation;
+    j["slowdown_loss"] = r.slowdownLoss;
+    j["spread_starts"] = r.spreadStarts;
     j["mean_wait_h"] = r.meanWaitH;
     j["jobs_done"] = r.jobsDone;
     j["jobs_running"] = r.jobsRunning;
     j["jobs_waiting"] = r.jobsWaiting;
     j["preemptions"] = r.preemptions;
     j["events"] = r.events.size();
-    j["assumes"] = "measured up to the last arrival; seeded illustrative trace (sizes 1-64 GPUs, "
-                   "0.1-24 h, offered load --load); a job spread over more nodes than it needs "
-                   "runs 1.25x slower, across extra leaves 1.1x more; backfill trusts the "
-                   "durations; team quotas 40/30/20/10 %";
+    j["assumes"] =
+        fill("measured up to the last arrival; seeded illustrative trace (sizes 1-64 "
+             "GPUs, 0.1-24 h, offered load --load); a job spread over more nodes than "
+             "it needs runs %1x slower (--spread-slowdown), across extra leaves %2x "
+             "more; backfill trusts the durations; team quotas 40/30/20/10 %",
+             {formatSignificant(c.spreadSlowdown, 3), formatSignificant(c.crossLeafSlowdown, 3)});
     j["fragmentation_means"] = "time-averaged share of GPUs free but unusable at full speed by "
                                "any waiting job";
+    j["fgd_fragmentation_means"] =
+        "time-averaged share of GPUs free but unusable by the trace's job-size mix, each size "
+        "weighted by how often it arrives (the fragmentation FGD defines)";
+    j["slowdown_loss_means"] = "allocated GPU-hours wasted by spread placements' slowdown, ÷ "
+                               "capacity";
     j["source"] = "fragmentation: Weng et al., FGD, USENIX ATC'23 (up to 49 % fewer unallocated "
                   "GPUs than baseline packers); gang scheduling and locality: Jeon et al., "
                   "USENIX ATC'19";
@@ -349,7 +361,9 @@ void appendPlanningCalcModels(std::vector<CalcModel>& v) {
                   whole("jobs", "Jobs", 10, 1e5, 1000), whole("gpus", "GPUs", 8, 65536, 512),
                   ParamSpec::integer("seed", "Trace seed", "", 0, 2147483647, 1),
                   ParamSpec::real("load", "Offered load", "", 0.05, 5, 0.9),
-                  ParamSpec::integer("nodes-per-leaf", "Nodes per leaf switch", "", 1, 1024, 4)},
+                  ParamSpec::integer("nodes-per-leaf", "Nodes per leaf switch", "", 1, 1024, 4),
+                  ParamSpec::real("spread-slowdown", "Slowdown of a spread job (assumed)", "×", 1,
+                                  10, 1.25)},
                  schedule});
     v.push_back(
         {"claims",

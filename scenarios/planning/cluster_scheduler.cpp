@@ -65,6 +65,16 @@ public:
         m_r.jobs.resize(n);
         for (std::size_t i = 0; i < n; ++i)
             m_r.jobs[i].id = static_cast<int>(i);
+        // FGD's target workload: each size weighted by how often it arrives.
+        std::map<int, int> bySize;
+        for (const Job& j : trace)
+            ++bySize[j.gpus];
+        for (const auto& [gpus, count] : bySize)
+            m_sizeMix.emplace_back(gpus, static_cast<double>(count) / static_cast<double>(n));
+        m_teamArea.assign(c.teamQuota.size(), 0.0);
+        m_overQuotaH.assign(c.teamQuota.size(), 0.0);
+        m_r.teamShare.assign(c.teamQuota.size(), 0.0);
+        m_r.overQuota.assign(c.teamQuota.size(), 0.0);
     }
 
     ScheduleResult run() {
@@ -90,8 +100,9 @@ public:
             }
             schedulePass();
             m_stranded = strandedNow();
+            m_fragmented = m_free.fragmentedGpus(m_sizeMix);
             m_r.samples.push_back({m_now, m_free.gpus() - m_free.freeGpus(), m_stranded,
-                                   static_cast<int>(m_queue.size())});
+                                   static_cast<int>(m_queue.size()), m_fragmented, m_teamGpus});
         }
         advanceTo(std::max(horizon, m_now));
         summarise(next);
@@ -109,6 +120,17 @@ private:
         m_allocated += (m_free.gpus() - m_free.freeGpus()) * dt;
         m_useful += m_usefulRate * dt;
         m_strandedArea += m_stranded * dt;
+        m_fragmentedArea += m_fragmented * dt;
+        if (!m_queue.empty()) {
+            m_fragmentedWaitingArea += m_fragmented * dt;
+            m_waitingH += dt;
+        }
+        m_freeArea += m_free.freeGpus() * dt;
+        for (std::size_t k = 0; k < m_teamGpus.size(); ++k) {
+            m_teamArea[k] += m_teamGpus[k] * dt;
+            if (overQuota(static_cast<int>(k)))
+                m_overQuotaH[k] += dt;
+        }
         m_now = t;
     }
 
@@ -166,6 +188,8 @@ private:
         Running& r = m_run[i];
         m_free.take(gpus);
         r.slowdown = slowdownOf(gpus);
+        if (r.slowdown > 1.0)
+            ++m_r.spreadStarts;
         r.startH = m_now;
         r.endH = m_now + workLeft(id) * r.slowdown;
         r.gpus = std::move(gpus);
@@ -210,6 +234,7 @@ private:
         const double lost = done - kept;
         m_keptWork[i] = kept;
         m_useful -= lost * job(id).gpus; // counted as useful while it ran, then thrown away
+        m_lostGpuH += lost * job(id).gpus;
         JobOutcome& o = m_r.jobs[i];
         ++o.preemptions;
         o.lostWorkH += lost;
@@ -367,6 +392,18 @@ private:
         m_r.utilization = capacity > 0 ? m_allocated / capacity : 0.0;
         m_r.usefulUtilization = capacity > 0 ? m_useful / capacity : 0.0;
         m_r.fragmentation = capacity > 0 ? m_strandedArea / capacity : 0.0;
+        m_r.fgdFragmentation = capacity > 0 ? m_fragmentedArea / capacity : 0.0;
+        m_r.fgdShareOfFree = m_freeArea > 0 ? m_fragmentedArea / m_freeArea : 0.0;
+        m_r.fgdWhileWaiting =
+            m_waitingH > 0 ? m_fragmentedWaitingArea / (m_free.gpus() * m_waitingH) : 0.0;
+        m_r.preemptionLoss = capacity > 0 ? m_lostGpuH / capacity : 0.0;
+        // Allocated = useful + slowed down + thrown away: the slowdown's share is what is left.
+        m_r.slowdownLoss =
+            std::max(0.0, m_r.utilization - m_r.usefulUtilization - m_r.preemptionLoss);
+        for (std::size_t k = 0; k < m_teamArea.size(); ++k) {
+            m_r.teamShare[k] = capacity > 0 ? m_teamArea[k] / capacity : 0.0;
+            m_r.overQuota[k] = m_now > 0 ? m_overQuotaH[k] / m_now : 0.0;
+        }
         double wait = 0.0;
         for (std::size_t i = 0; i < arrived; ++i) {
             const JobOutcome& o = m_r.jobs[i];
@@ -394,7 +431,11 @@ private:
     std::priority_queue<Finish, std::vector<Finish>, std::greater<>> m_finishes;
     double m_now = 0.0;
     double m_allocated = 0.0, m_useful = 0.0, m_usefulRate = 0.0, m_strandedArea = 0.0;
+    double m_fragmentedArea = 0.0, m_freeArea = 0.0, m_lostGpuH = 0.0, m_fragmented = 0.0;
+    double m_fragmentedWaitingArea = 0.0, m_waitingH = 0.0;
     int m_stranded = 0;
+    std::vector<std::pair<int, double>> m_sizeMix; // (GPUs, share of the trace's jobs)
+    std::vector<double> m_teamArea, m_overQuotaH;
 };
 
 } // namespace

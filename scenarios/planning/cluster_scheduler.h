@@ -15,9 +15,10 @@
 //    last checkpoint, so it loses at most its contract's interval of work.
 // A job spread over more nodes or leaves than it needs runs slower (an assumed factor, stated
 // in the config), which is what the naive policies pay for using fragmented GPUs.
-// Fragmentation: free GPUs no waiting job can use at full speed (GpuPlacement::stranded), as a
-// time-averaged share of the cluster; FGD (Weng et al., ATC'23) reports up to 49 % fewer
-// unallocated GPUs than baseline packers on a 6,200-GPU emulated cluster (FACTS.md §10).
+// Two gauges of idle capacity, both time-averaged shares of the cluster: stranded GPUs (free,
+// but no job now waiting can use them at full speed: GpuPlacement::stranded) and fragmented
+// GPUs as FGD (Weng et al., ATC'23) defines them: free GPUs the trace's size mix, weighted by
+// how often each size arrives, cannot use (GpuPlacement::fragmentedGpus).
 #include "parallel/cluster_topology.h"
 #include "planning/job_trace.h"
 
@@ -61,6 +62,8 @@ struct ClusterSample {
     int allocatedGpus = 0;
     int strandedGpus = 0; // free but unusable at full speed by any waiting job
     int waitingJobs = 0;
+    double fragmentedGpus = 0.0; // FGD's expected fragment for the trace's size mix
+    std::vector<int> teamGpus;   // GPUs each team holds
 };
 
 struct JobOutcome {
@@ -82,7 +85,19 @@ struct ScheduleResult {
     double utilization = 0.0;           // allocated GPU-hours ÷ (GPUs × horizon)
     double usefulUtilization = 0.0;     // the same counting only full-speed-equivalent, kept work
     double fragmentation = 0.0;         // time-averaged stranded GPUs ÷ GPUs
-    double meanWaitH = 0.0; // first start − arrival; a job still queued counts its wait
+    double fgdFragmentation = 0.0;      // time-averaged FGD-fragmented GPUs ÷ GPUs
+    double fgdShareOfFree = 0.0;        // the same ÷ time-averaged free GPUs
+    // FGD-fragmented GPUs ÷ GPUs averaged over the time some job waits: the cluster refusing
+    // work, the state FGD's unallocated-GPU figure describes. 0 when no job ever waits.
+    double fgdWhileWaiting = 0.0;
+    // utilization = usefulUtilization + slowdownLoss + preemptionLoss: allocated GPU-hours
+    // that a spread placement's slowdown or a preemption's lost work wasted, ÷ capacity.
+    double slowdownLoss = 0.0;
+    double preemptionLoss = 0.0;
+    int spreadStarts = 0;          // starts on more nodes or leaves than the job needs
+    std::vector<double> teamShare; // per team: time-averaged GPUs held ÷ GPUs
+    std::vector<double> overQuota; // per team: share of the horizon spent over its quota
+    double meanWaitH = 0.0;        // first start − arrival; a job still queued counts its wait
     int jobsDone = 0, jobsRunning = 0, jobsWaiting = 0;
     int preemptions = 0;
 };

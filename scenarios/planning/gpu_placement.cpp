@@ -176,4 +176,22 @@ int GpuPlacement::stranded(int smallestLocal, int fewestNodes) const {
     return out;
 }
 
+int GpuPlacement::fragmentedFor(int n) const {
+    int out = 0;
+    for (int node = 0; node < m_topology.nodes; ++node) {
+        const int f = freeOn(node);
+        const bool usable = n <= gpusPerNode() ? f >= n : f == gpusPerNode();
+        if (!usable)
+            out += f;
+    }
+    return out;
+}
+
+double GpuPlacement::fragmentedGpus(const std::vector<std::pair<int, double>>& sizes) const {
+    double out = 0.0;
+    for (const auto& [n, share] : sizes)
+        out += share * fragmentedFor(n);
+    return out;
+}
+
 } // namespace wb

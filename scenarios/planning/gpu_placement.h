@@ -7,6 +7,7 @@
 // at full speed.
 #include "parallel/cluster_topology.h"
 
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -47,6 +48,15 @@ public:
     // many free on one node (`smallestLocal`, 0 if none waits); a larger one needs whole free
     // nodes (`fewestNodes`, 0 if none waits). One yardstick for every policy.
     int stranded(int smallestLocal, int fewestNodes) const;
+
+    // Fragmentation as FGD defines it (Weng et al., USENIX ATC '23): the free GPUs of the
+    // nodes a task of `n` GPUs cannot use. FGD's tasks fit one node, so a node is a fragment
+    // for them when it has fewer than n free; for a job larger than a node (our extension) a
+    // node counts only when it is wholly free. Weighted by how often each size arrives, it is
+    // the expected fragment of the target workload (`fragmentedGpus`).
+    int fragmentedFor(int n) const;
+    // sizes: (GPUs, share of the workload), shares summing to 1.
+    double fragmentedGpus(const std::vector<std::pair<int, double>>& sizes) const;
 
     int gpusPerNode() const { return m_topology.gpusPerNode; }
     int nodeOf(int gpu) const { return gpu / m_topology.gpusPerNode; }

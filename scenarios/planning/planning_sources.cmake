@@ -4,6 +4,7 @@
 target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/claims_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cluster_scheduler.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gang_allocation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_placement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/job_trace.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_budget_scenario.cpp

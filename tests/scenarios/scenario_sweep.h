@@ -27,6 +27,7 @@ inline constexpr const char* kSweptScenarios[] = {
     "moe-routing",     "silent-hang",        "failures-checkpoint",
     "memory-budget",
     "scale-fluency",
+    "scheduler",
 };
 
 struct SweepCase {

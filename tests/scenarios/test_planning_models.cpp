@@ -496,6 +496,28 @@ private slots:
         QVERIFY(j["mean_wait_h"].get<double>() >= 0);
         QVERIFY(j["jobs_done"].get<int>() > 0 && j["jobs_done"].get<int>() <= 300);
     }
+    // `calc schedule --spread-slowdown`: the assumed factor reaches the model. A larger one
+    // wastes more GPU-hours on the same spread placements (first fit on the same trace), and
+    // the JSON says which factor it assumed.
+    void scheduleCalcTakesTheSpreadSlowdown() {
+        auto run = [](const char* slowdown) {
+            return runCalc("schedule", {{"policy", "fifo"},
+                                        {"jobs", "300"},
+                                        {"gpus", "256"},
+                                        {"spread-slowdown", slowdown}});
+        };
+        const auto flat = run("1"), steep = run("2");
+        QVERIFY(steep["slowdown_loss"].get<double>() > flat["slowdown_loss"].get<double>());
+        QVERIFY(steep["useful_utilization"].get<double>() <
+                flat["useful_utilization"].get<double>());
+        QVERIFY(steep["assumes"].get<std::string>().find("runs 2x slower") != std::string::npos);
+        QVERIFY(flat["assumes"].get<std::string>().find("runs 1x slower") != std::string::npos);
+        for (const auto* j : {&flat, &steep})
+            QVERIFY((*j)["fgd_fragmentation"].get<double>() >= 0 &&
+                    (*j)["fgd_fragmentation"].get<double>() <= 1);
+        Params p(findCalcModel("schedule")->arguments);
+        QVERIFY(p.set("spread-slowdown", "0.5")); // refused: a slowdown below 1 is a speed-up
+    }
     void claimsMegatronGpt3() {
         // Megatron-LM §5: GPT-3 175B on 300B tokens with 1,024 A100s takes 34 days. 6ND over
         // 1,024 × 312 TFLOP/s × 34 days is about a third of peak: consistent.
