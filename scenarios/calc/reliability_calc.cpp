@@ -141,16 +141,40 @@ Json blastRadius(const Params& p) {
                          {"single_points_of_failure", s.spofs},
                          {"why", s.why}});
     j["single_points_of_failure"] = spofs;
+    SparePolicy policy;
+    policy.spareGpus = static_cast<int>(p.integer("spares"));
+    policy.repairH = p.number("repair");
+    policy.restartH = p.number("restart") / 60.0;
+    const LossRanking ranking = rejecting([&] { return model.expectedLosses(policy); });
+    Json losses = Json::array();
+    for (const KindLoss& l : ranking.kinds)
+        losses.push_back({{"kind", componentKindName(l.kind)},
+                          {"failures_per_day", l.failuresPerDay},
+                          {"blast_gpus", l.blastGpus},
+                          {"stops_job", l.stopsJob},
+                          {"spares_cover", l.sparesCover},
+                          {"gpu_hours_lost_per_day_no_spares", l.lossNoSpares},
+                          {"gpu_hours_lost_per_day_with_spares", l.lossSpares},
+                          {"rate_published", l.rate.published},
+                          {"rate_source", l.rate.source}});
+    j["expected_losses"] = {{"kinds", losses},
+                            {"availability_no_spares", ranking.availabilityNoSpares},
+                            {"availability_with_spares", ranking.availabilitySpares}};
     j["cluster"] = {
         {"gpus_per_node", spec.gpusPerNode}, {"nodes_per_rack", spec.nodesPerRack},
         {"racks_per_pod", spec.racksPerPod}, {"spines_per_pod", spec.spinesPerPod},
         {"racks_per_pdu", spec.racksPerPdu}, {"racks_per_cooling_zone", spec.racksPerCoolingZone}};
     j["assumes"] = "aligned: rank order tp-pp-dp on GPUs in order (TP inside a node, a model "
                    "replica on consecutive nodes and racks); misaligned: dp-pp-tp; a synchronous "
-                   "job stops on any lost GPU or on storage";
-    j["source"] = "cluster shape after Llama 3's RoCE cluster (arXiv:2407.21783 section 3.3.1: "
-                  "8-GPU servers, 16 GPUs per ToR rack, pods behind spine switches), rounded to "
-                  "divide 16,384 GPUs; PDU and cooling domains are this model's assumptions";
+                   "job stops on any lost GPU or on storage; expected losses: a stop idles the "
+                   "whole job until a restart on spares (when its GPUs fit in them) or the "
+                   "repair, as an alternating renewal process; spine counts, PDUs, cooling "
+                   "zones, repair and restart times and the rates Table 5 does not give are "
+                   "assumed";
+    j["source"] = "cluster shape from Llama 3's RoCE cluster (arXiv:2407.21783 section 3.3.1: "
+                  "8-GPU servers, 16 GPUs per ToR rack, pods of 192 racks = 3,072 GPUs, a 1:7 "
+                  "oversubscribed aggregation layer between pods); GPU, host and network "
+                  "failure rates from its Table 5 (54 days on 16,384 GPUs)";
     return j;
 }
 
@@ -270,7 +294,10 @@ void appendReliabilityCalcModels(std::vector<CalcModel>& v) {
           ParamSpec::integer("index", "Which one (0-based)", "", 0, 1 << 22, 0),
           ParamSpec::text("layout", "Layout", "tp=8,pp=16,dp=128", "tp=N,pp=N,dp=N"),
           ParamSpec::choice("aligned", "Aligned with failure domains", {"true", "false"}, "true",
-                            "true: tp-pp-dp rank order; false: dp-pp-tp")},
+                            "true: tp-pp-dp rank order; false: dp-pp-tp"),
+          ParamSpec::integer("spares", "Hot spare GPUs (assumed)", "GPUs", 0, 1 << 22, 32),
+          ParamSpec::real("repair", "Repair time (assumed)", "h", 0.01, 1000, 8),
+          ParamSpec::real("restart", "Restart on spares (assumed)", "min", 0.1, 10000, 20)},
          blastRadius});
     v.push_back(
         {"hang",

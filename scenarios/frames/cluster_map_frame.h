@@ -24,7 +24,7 @@ struct ClusterMapFrame {
     // The failure-domain shape (ClusterSpec): where each GPU is drawn follows from these.
     int gpusPerNode = 8;
     int nodesPerRack = 2;
-    int racksPerPod = 128;
+    int racksPerPod = 192;
     int spinesPerPod = 8;
     int racksPerPdu = 8;
     int racksPerCoolingZone = 64;

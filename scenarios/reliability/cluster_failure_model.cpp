@@ -3,6 +3,7 @@
 #include "engine/number_format.h"
 #include "engine/sentence.h"
 #include "reliability/argument_checks.h"
+#include "reliability/llama3_interruptions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,8 +133,9 @@ ClusterFailureModel::ClusterFailureModel(const ClusterSpec& spec, const Parallel
         for (int i = 0; i < counts[k]; ++i) {
             std::string name = fill("%1 %2", {componentKindName(kind), std::to_string(i)});
             if (kind == ComponentKind::Spine)
-                name = fill("spine %1.%2", {std::to_string(i / m_spec.spinesPerPod),
-                                            std::to_string(i % m_spec.spinesPerPod)});
+                // Not "spine 0.3": a slide would read that as the number 0.3.
+                name = fill("spine %1 of pod %2", {std::to_string(i % m_spec.spinesPerPod),
+                                                   std::to_string(i / m_spec.spinesPerPod)});
             else if (kind == ComponentKind::Storage || kind == ComponentKind::Scheduler)
                 name = componentKindName(kind);
             m_components.push_back({kind, i, std::move(name)});
@@ -398,6 +400,102 @@ std::vector<SpofSummary> ClusterFailureModel::singlePointsOfFailure() const {
             sum.why = fill("redundant: what depends on one %1 has another path", {one});
         out.push_back(sum);
     }
+    return out;
+}
+
+KindFailureRate componentFailureRate(ComponentKind k, const ClusterSpec& spec) {
+    spec.validate();
+    const Llama3Record& rec = llama3Record();
+    const double hours = rec.days * 24.0;
+    auto rows = [&](auto&& pick) {
+        int n = 0;
+        for (const InterruptionCause& c : rec.causes)
+            n += pick(c) ? c.count : 0;
+        return n;
+    };
+    // Table 5's counts over the components of its 16,384-GPU job that could have caused them.
+    const int llamaNodes = rec.gpus / spec.gpusPerNode;
+    const int llamaRacks = ceilDiv(llamaNodes, spec.nodesPerRack);
+    const int llamaSwitches =
+        llamaRacks + ceilDiv(llamaRacks, spec.racksPerPod) * spec.spinesPerPod;
+    auto assumed = [](double mtbfH, const char* what) {
+        return KindFailureRate{1.0 / mtbfH, false,
+                               fill("assumed: one failure per %1 h per %2 (no published rate)",
+                                    {formatNumber(mtbfH), what})};
+    };
+    switch (k) {
+    case ComponentKind::Gpu:
+        return {1.0 / llama3GpuMtbfHours(), true,
+                "Llama 3 (arXiv:2407.21783) Table 5: the GPU rows over 54 days"};
+    case ComponentKind::Node: {
+        const int n = rows([](const InterruptionCause& c) {
+            return c.category == "Host" || c.component == "Host Maintenance";
+        });
+        return {n / (llamaNodes * hours), true,
+                "Llama 3 (arXiv:2407.21783) Table 5: Host rows and Host Maintenance"};
+    }
+    case ComponentKind::Tor:
+    case ComponentKind::Spine: {
+        const int n = rows([](const InterruptionCause& c) { return c.category == "Network"; });
+        return {n / (llamaSwitches * hours), false,
+                "Llama 3 (arXiv:2407.21783) Table 5's switch/cable row, split evenly: assumed"};
+    }
+    case ComponentKind::Rack:
+        return assumed(200000, "rack");
+    case ComponentKind::Pdu:
+        return assumed(100000, "PDU");
+    case ComponentKind::Cooling:
+        return assumed(50000, "cooling zone");
+    case ComponentKind::Storage:
+        return assumed(8760, "storage service");
+    case ComponentKind::Scheduler:
+        return assumed(4380, "scheduler");
+    }
+    return {};
+}
+
+void SparePolicy::validate() const {
+    if (spareGpus < 0)
+        throw std::invalid_argument("spare GPUs must be at least 0");
+    if (!(repairH > 0) || !(restartH > 0) || !std::isfinite(repairH) || !std::isfinite(restartH))
+        throw std::invalid_argument("repair and restart times must be positive");
+}
+
+LossRanking ClusterFailureModel::expectedLosses(const SparePolicy& spares) const {
+    spares.validate();
+    LossRanking out;
+    double rhoNone = 0.0, rhoSpares = 0.0;
+    for (int k = 0; k < kindCount; ++k) {
+        KindLoss l;
+        l.kind = static_cast<ComponentKind>(k);
+        l.count = count(l.kind);
+        l.rate = componentFailureRate(l.kind, m_spec);
+        l.failuresPerDay = l.count * l.rate.perComponentPerHour * 24.0;
+        const BlastRadius b = fail(id(l.kind, 0));
+        l.blastGpus = static_cast<int>(b.lostGpus.size());
+        l.stopsJob = b.jobStops;
+        // Spares replace lost GPUs; a job stopped without losing one (storage) waits for it.
+        l.sparesCover = l.stopsJob && l.blastGpus > 0 && l.blastGpus <= spares.spareGpus;
+        l.outageNoSparesH = l.stopsJob ? spares.repairH : 0.0;
+        l.outageSparesH = l.sparesCover ? spares.restartH : l.outageNoSparesH;
+        rhoNone += l.failuresPerDay / 24.0 * l.outageNoSparesH;
+        rhoSpares += l.failuresPerDay / 24.0 * l.outageSparesH;
+        out.kinds.push_back(l);
+    }
+    out.availabilityNoSpares = 1.0 / (1.0 + rhoNone);
+    out.availabilitySpares = 1.0 / (1.0 + rhoSpares);
+    const double gpuHoursPerDay = m_spec.gpus * 24.0;
+    for (KindLoss& l : out.kinds) {
+        l.lossNoSpares = gpuHoursPerDay * (l.failuresPerDay / 24.0 * l.outageNoSparesH) *
+                         out.availabilityNoSpares;
+        l.lossSpares =
+            gpuHoursPerDay * (l.failuresPerDay / 24.0 * l.outageSparesH) * out.availabilitySpares;
+        out.lossNoSpares += l.lossNoSpares;
+        out.lossSpares += l.lossSpares;
+    }
+    std::stable_sort(out.kinds.begin(), out.kinds.end(), [](const KindLoss& a, const KindLoss& b) {
+        return a.lossNoSpares > b.lossNoSpares;
+    });
     return out;
 }
 

@@ -3,16 +3,16 @@
 // other, and what one failure takes with it — GPUs, the parallel groups those GPUs belong to, the
 // synchronous job.
 //
-// The default cluster is shaped after Llama 3's (FACTS.md §4.1), rounded where 16,384 GPUs
-// do not divide its numbers:
-//   GPU → node (8 GPUs, one Grand Teton server) → rack (2 nodes = 16 GPUs) and its ToR
-//   switch (one per rack, as Llama 3's Minipack2 ToRs) → pod spine: 8 spine switches per pod
-//   of 128 racks (2,048 GPUs; Llama 3's pods hold 192 racks, which 16,384 does not divide),
-//   every ToR uplinked to all 8, so the pod stays connected while any one is up (ECMP);
-//   a rack draws from one row PDU per 8 racks (single feed) and sits in a cooling zone of
-//   64 racks; one storage service (Tectonic in Llama 3) and one scheduler serve the job.
-// These counts are assumptions of this teaching model, not a published floor plan.
-//
+// The default cluster follows Llama 3's RoCE cluster (arXiv:2407.21783 §3.3.1) where the paper
+// gives a size, and assumes the rest:
+//   published: GPU → node (8 GPUs, one Grand Teton server) → rack (2 nodes = 16 GPUs) under
+//   one ToR switch (a Minipack2) → pod of 192 racks = 3,072 GPUs (16,384 GPUs fill five pods
+//   and a third of a sixth); between pods the aggregation layer is 1:7 oversubscribed.
+//   assumed (the paper gives no counts): 8 spine switches per pod, every ToR uplinked to all
+//   8, so the pod stays connected while any one is up (ECMP); one row PDU per 8 racks (single
+//   feed); a cooling zone per 64 racks; one storage service (Tectonic in Llama 3) and one
+//   scheduler serving the job.
+
 // A component is down when it failed, or when every member of one of its dependency sets is
 // down (a set of one is a plain dependency; the 8 spines form one set). Failing a component
 // walks only the components that depend on it, so a click costs its blast radius, not the
@@ -49,11 +49,11 @@ struct ClusterSpec {
     int gpus = 16384;
     int gpusPerNode = 8;
     int nodesPerRack = 2;
-    int racksPerPod = 128;
-    int spinesPerPod = 8;
-    int racksPerPdu = 8;
-    int racksPerCoolingZone = 64;
-    void validate() const; // throws std::invalid_argument naming the field
+    int racksPerPod = 192;        // Llama 3 §3.3.1: 3,072 GPUs per pod
+    int spinesPerPod = 8;         // assumed
+    int racksPerPdu = 8;          // assumed
+    int racksPerCoolingZone = 64; // assumed
+    void validate() const;        // throws std::invalid_argument naming the field
 };
 
 // The failure-domain shape of a ClusterTopology (parallel/cluster_topology.h): its nodes and
@@ -89,6 +89,52 @@ struct SpofSummary {
     std::string why;
 };
 
+// How often one component of a kind fails. GPUs, nodes and switches take Llama 3's
+// interruption record (Table 5 over 54 days on 16,384 GPUs): the GPU rows per GPU, the Host rows
+// and Host Maintenance per node, the Network Switch/Cable row spread evenly over every switch of
+// a 16,384-GPU cluster of `spec` (the spread is assumed: the paper does not split the row). The
+// paper gives no rate for racks, PDUs, cooling, storage or the scheduler: those are assumed.
+struct KindFailureRate {
+    double perComponentPerHour = 0.0;
+    bool published = false; // derived from Table 5's counts; false: assumed
+    std::string source;     // for the slide: "Llama 3 Table 5, …" or "assumed: …"
+};
+KindFailureRate componentFailureRate(ComponentKind k, const ClusterSpec& spec);
+
+// What the operator keeps ready. A failure that stops the job idles all its GPUs until it
+// restarts: on spares after `restartH` when the GPUs lost fit in `spareGpus` (a hot spare is
+// swapped in), otherwise after the component is repaired (`repairH`). Storage must itself come
+// back: spares do not shorten its outage. All three are assumptions of the lesson.
+struct SparePolicy {
+    int spareGpus = 32;
+    double repairH = 8.0;
+    double restartH = 20.0 / 60.0;
+    void validate() const; // throws std::invalid_argument naming the field
+};
+
+// One kind's expected cost to the synchronous job: blast size × failure rate × hours down.
+struct KindLoss {
+    ComponentKind kind = ComponentKind::Gpu;
+    int count = 0;
+    KindFailureRate rate;
+    double failuresPerDay = 0.0; // count × rate × 24 h
+    int blastGpus = 0;           // GPUs one failure takes down (the first of its kind)
+    bool stopsJob = false;
+    bool sparesCover = false; // the job restarts on spares instead of waiting for the repair
+    double outageNoSparesH = 0.0, outageSparesH = 0.0; // hours the job is down per failure
+    double lossNoSpares = 0.0, lossSpares = 0.0;       // GPU-hours lost per day
+};
+
+// Expected GPU-hours lost per day, per kind, without and with spares. The job alternates
+// between running and being down, so kind k keeps it down a share ρk / (1 + Σρ) of the wall
+// time, ρk = failures per hour × hours down per failure (an alternating renewal process:
+// failures arrive only while the job runs); the loss is that share × job GPUs × 24 h.
+struct LossRanking {
+    std::vector<KindLoss> kinds; // largest loss without spares first
+    double availabilityNoSpares = 1.0, availabilitySpares = 1.0; // share of wall time running
+    double lossNoSpares = 0.0, lossSpares = 0.0;                 // all kinds, GPU-hours per day
+};
+
 class ClusterFailureModel {
 public:
     // Throws std::invalid_argument when the spec is absurd or the layout's TP×PP×DP is not
@@ -113,6 +159,9 @@ public:
 
     // Computed by failing every component alone (each costs its own blast radius).
     std::vector<SpofSummary> singlePointsOfFailure() const;
+
+    // Every kind ranked by the GPU-hours it is expected to cost the job per day.
+    LossRanking expectedLosses(const SparePolicy& spares) const;
 
 private:
     // Scratch for one failure's spread: which components are down, how many members of each

@@ -25,9 +25,8 @@ inline constexpr const char* kSweptScenarios[] = {
     "ring-allreduce",  "fabric-mapping",     "parallelism-strategies",
     "nccl-topology",   "roce-vs-infiniband", "slowdown-triage",
     "moe-routing",     "silent-hang",        "failures-checkpoint",
-    "memory-budget",
-    "scale-fluency",
-    "scheduler",
+    "memory-budget",   "scale-fluency",      "scheduler",
+    "blast-radius",
 };
 
 struct SweepCase {

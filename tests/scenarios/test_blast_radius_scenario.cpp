@@ -1,8 +1,10 @@
 // blast-radius blast radius: the map's GPU and component states agree with
 // ClusterFailureModel::fail for every component kind; consequences appear in order (GPUs lost,
 // groups broken, job stopped); an aligned layout damages fewer TP groups and replicas than a
-// misaligned one for a node failure; the single-points-of-failure table comes from the model; bad
-// layouts are refused.
+// misaligned one for a node failure, shown on two maps of one size; the cluster cites Llama 3
+// only for what it publishes and says "assumed" for the rest; the ranking by expected loss and
+// what spares buy come from the model; bad layouts are refused.
+#include "engine/number_format.h"
 #include "reliability/blast_radius_scenario.h"
 #include "reliability/cluster_failure_model.h"
 #include "scenario_test_helpers.h"
@@ -106,9 +108,12 @@ private slots:
         QCOMPARE(countState(maps[1], MapGpuState::Lost), 8);
         QCOMPARE(countState(maps[0], MapGpuState::TpBroken), 0); // the TP group is the node
         QCOMPARE(countState(maps[1], MapGpuState::TpBroken), 8 * 8 - 8);
-        const auto table = first<FactsFrame>(s.steps[2].frames(1.0));
-        QVERIFY(table);
-        QCOMPARE(table->rows.back().value, std::string("1 vs 8"));
+        // Two maps and nothing else, in a grid: the same size and arrangement, to be compared.
+        const Frames compared = s.steps[2].frames(1.0);
+        QCOMPARE(compared.items.size(), std::size_t(2));
+        QCOMPARE(compared.arrangement, Arrangement::Grid);
+        QCOMPARE(maps[0].racksPerPod, maps[1].racksPerPod);
+        QCOMPARE(maps[0].gpus.size(), maps[1].gpus.size());
         QVERIFY(s.steps[2].title.find("1 vs 8") != std::string::npos);
     }
 
@@ -134,29 +139,73 @@ private slots:
         QCOMPARE(countState(f3, MapGpuState::DpBroken), 8 * 127);
     }
 
-    void singlePointsOfFailureComeFromTheModel() {
+    // The topology cites Llama 3 §3.3.1 for what it publishes (8-GPU servers, 16 GPUs per ToR,
+    // pods of 192 racks = 3,072 GPUs, 1:7 between pods) and labels the rest assumed.
+    void theClusterCitesOnlyWhatIsPublished() {
+        const ClusterSpec spec;
+        QCOMPARE(spec.racksPerPod * spec.nodesPerRack * spec.gpusPerNode, 3072);
         const Story s = build("blast-radius");
-        const auto table = first<FactsFrame>(s.steps.back().frames(1.0));
-        QVERIFY(table);
-        const ClusterFailureModel model(ClusterSpec{}, llama3(true));
-        const auto spofs = model.singlePointsOfFailure();
-        QCOMPARE(table->rows.size(), spofs.size());
-        for (std::size_t i = 0; i < spofs.size(); ++i) {
-            QCOMPARE(table->rows[i].label, componentKindName(spofs[i].kind));
-            QCOMPARE(table->rows[i].value,
-                     std::to_string(spofs[i].spofs) + " of " + std::to_string(spofs[i].total));
-            QCOMPARE(table->rows[i].source, spofs[i].why);
-        }
-        // Redundant spines (8 per pod, 8 pods) stop nothing; every node and the storage do.
-        auto row = [&](const char* kind) {
-            return std::find_if(table->rows.begin(), table->rows.end(),
-                                [&](const FactRow& r) { return r.label == kind; })
-                ->value;
+        const auto facts = first<FactsFrame>(s.steps[0].frames(1.0));
+        QVERIFY(facts);
+        auto row = [&](const char* label) {
+            const auto it = std::find_if(facts->rows.begin(), facts->rows.end(),
+                                         [&](const FactRow& r) { return r.label == label; });
+            return it == facts->rows.end() ? FactRow{} : *it;
         };
-        QCOMPARE(row("spine"), std::string("0 of 64"));
-        QCOMPARE(row("node"), std::string("2048 of 2048"));
-        QCOMPARE(row("storage"), std::string("1 of 1"));
-        QCOMPARE(row("scheduler"), std::string("0 of 1"));
+        for (const char* assumed : {"spine", "PDU", "cooling zone", "scheduler"}) {
+            QVERIFY2(row(assumed).source.find("assumed") != std::string::npos, assumed);
+            QVERIFY2(row(assumed).source.find("Llama") == std::string::npos, assumed);
+        }
+        for (const char* published : {"node", "rack", "ToR"})
+            QVERIFY2(row(published).source.find("§3.3.1") != std::string::npos, published);
+        QCOMPARE(row("pod").value, std::string("3072 GPUs"));
+        QVERIFY(row("pod").source.find("1:7") != std::string::npos);
+        QVERIFY(s.steps[0].narration.find("Assumed") != std::string::npos);
+        // Six pods: five full ones of 192 racks and one of 64 (16,384 = 5⅓ × 3,072).
+        const ClusterFailureModel model(spec, llama3(true));
+        QCOMPARE(model.count(ComponentKind::Spine), 6 * spec.spinesPerPod);
+    }
+
+    // Components ranked by blast size × failure rate × hours down (not a list of every GPU),
+    // then what hot spares buy and which layout keeps a rack inside one replica.
+    void rankingAndSparesComeFromTheModel() {
+        const Story s =
+            build("blast-radius", {{"spares", "32"}, {"repair", "8"}, {"restart", "20"}});
+        const ClusterFailureModel model(ClusterSpec{}, llama3(true));
+        SparePolicy policy;
+        policy.spareGpus = 32;
+        policy.repairH = 8;
+        policy.restartH = 20.0 / 60.0;
+        const LossRanking r = model.expectedLosses(policy);
+        const auto noSpares = first<BarChartFrame>(s.steps[4].frames(1.0));
+        const auto spares = first<BarChartFrame>(s.steps[5].frames(1.0));
+        QVERIFY(noSpares && spares);
+        QCOMPARE(noSpares->categories.size(), r.kinds.size());
+        QVERIFY(r.kinds.size() < 16); // kinds, not every GPU and node
+        for (std::size_t i = 0; i < r.kinds.size(); ++i) {
+            QCOMPARE(noSpares->categories[i].segments.front().value, r.kinds[i].lossNoSpares);
+            QCOMPARE(spares->categories[i].segments.front().value, r.kinds[i].lossSpares);
+            QVERIFY(i == 0 || r.kinds[i - 1].lossNoSpares >= r.kinds[i].lossNoSpares);
+        }
+        QCOMPARE(noSpares->axisMax, spares->axisMax); // one scale: the bars shrink
+        QCOMPARE(r.kinds.front().kind, ComponentKind::Gpu);
+        QVERIFY(s.steps[4].title.find("GPUs cost the most") != std::string::npos);
+        // Every rate shows where it comes from: Table 5 or "assumed".
+        const auto rates = first<FactsFrame>(s.steps[4].frames(1.0));
+        QVERIFY(rates);
+        for (const FactRow& row : rates->rows)
+            QVERIFY2(row.source.find("Table 5") != std::string::npos ||
+                         row.source.find("assumed") != std::string::npos,
+                     row.label.c_str());
+        // Spares lift the share of the time the job runs; the title says both.
+        QVERIFY(r.availabilitySpares > r.availabilityNoSpares);
+        QVERIFY(s.steps[5].title.find(formatShare(r.availabilitySpares)) != std::string::npos);
+        // A rack: one replica aligned (a replica is 128 consecutive GPUs), 16 misaligned.
+        const auto layout = first<FactsFrame>(s.steps[5].frames(1.0));
+        QVERIFY(layout);
+        QCOMPARE(layout->rows[4].value, std::string("1 replica damaged"));
+        QCOMPARE(layout->rows[5].value, std::string("16 replicas damaged"));
+        QCOMPARE(s.checks[1].answer, 16.0);
     }
 
     void badLayoutsAreRefused() {

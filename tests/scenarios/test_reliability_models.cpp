@@ -396,7 +396,9 @@ private slots:
         QCOMPARE(model.count(ComponentKind::Gpu), spec.gpus);
         QCOMPARE(model.count(ComponentKind::Node), spec.gpus / spec.gpusPerNode);
         QCOMPARE(model.count(ComponentKind::Tor), racks);
-        QCOMPARE(model.count(ComponentKind::Spine), racks / spec.racksPerPod * spec.spinesPerPod);
+        // 192-rack pods (Llama 3): the last pod is partial, and has its spines all the same.
+        QCOMPARE(model.count(ComponentKind::Spine),
+                 (racks + spec.racksPerPod - 1) / spec.racksPerPod * spec.spinesPerPod);
         QCOMPARE(model.count(ComponentKind::Pdu), racks / spec.racksPerPdu);
         QCOMPARE(model.count(ComponentKind::Cooling), racks / spec.racksPerCoolingZone);
         for (const std::string& name : componentKindNames()) {
@@ -446,6 +448,67 @@ private slots:
         for (const SpofSummary& s : thin.singlePointsOfFailure())
             if (s.kind == ComponentKind::Spine)
                 QCOMPARE(s.spofs, s.total);
+    }
+    // Failure rates from Table 5's counts where it names the component, and the expected loss
+    // as an alternating renewal process: the kinds' shares of the wall time down sum to 1 − A.
+    void expectedLossesFollowTheRatesAndTheSpares() {
+        const ClusterSpec spec;
+        const ClusterFailureModel model(spec, llamaLayout(true));
+        const double hours = 54 * 24.0;
+        QCOMPARE(componentFailureRate(ComponentKind::Gpu, spec).perComponentPerHour,
+                 268 / (16384 * hours));
+        QCOMPARE(componentFailureRate(ComponentKind::Node, spec).perComponentPerHour,
+                 (21 + 32) / (2048 * hours));
+        // 1,024 ToRs and 6 pods × 8 spines share the switch/cable row's 35.
+        QCOMPARE(componentFailureRate(ComponentKind::Tor, spec).perComponentPerHour,
+                 35 / ((1024 + 48) * hours));
+        QVERIFY(componentFailureRate(ComponentKind::Gpu, spec).published);
+        for (ComponentKind k : {ComponentKind::Tor, ComponentKind::Pdu, ComponentKind::Cooling,
+                                ComponentKind::Storage})
+            QVERIFY(!componentFailureRate(k, spec).published &&
+                    componentFailureRate(k, spec).source.find("assumed") != std::string::npos);
+
+        SparePolicy policy;
+        policy.spareGpus = 32;
+        policy.repairH = 8;
+        policy.restartH = 0.25;
+        const LossRanking r = model.expectedLosses(policy);
+        QCOMPARE(r.kinds.size(), std::size_t(9));
+        double rhoNone = 0, rhoSpares = 0, shareNone = 0, shareSpares = 0;
+        for (const KindLoss& l : r.kinds) {
+            QCOMPARE(l.failuresPerDay, l.count * l.rate.perComponentPerHour * 24);
+            QCOMPARE(l.blastGpus, domainGpus(spec, l.kind));
+            // Covered when the GPUs lost fit in the pool: GPU, node, rack, ToR; not a PDU (128),
+            // a cooling zone (1,024) or the storage (no GPU to replace; it must come back).
+            QCOMPARE(l.sparesCover, l.blastGpus > 0 && l.blastGpus <= 32);
+            QCOMPARE(l.outageNoSparesH, l.stopsJob ? 8.0 : 0.0);
+            QCOMPARE(l.outageSparesH, l.sparesCover ? 0.25 : l.outageNoSparesH);
+            rhoNone += l.failuresPerDay / 24 * l.outageNoSparesH;
+            rhoSpares += l.failuresPerDay / 24 * l.outageSparesH;
+            shareNone += l.lossNoSpares / (spec.gpus * 24.0);
+            shareSpares += l.lossSpares / (spec.gpus * 24.0);
+            if (l.kind == ComponentKind::Spine || l.kind == ComponentKind::Scheduler)
+                QCOMPARE(l.lossNoSpares, 0.0);
+        }
+        QVERIFY(qFuzzyCompare(r.availabilityNoSpares, 1 / (1 + rhoNone)));
+        QVERIFY(qFuzzyCompare(r.availabilitySpares, 1 / (1 + rhoSpares)));
+        QVERIFY(qFuzzyCompare(shareNone, 1 - r.availabilityNoSpares));
+        QVERIFY(qFuzzyCompare(shareSpares, 1 - r.availabilitySpares));
+        QCOMPARE(r.kinds.front().kind, ComponentKind::Gpu); // the most frequent failure
+        // No spares buy nothing; a pool as big as a cooling zone covers it too.
+        policy.spareGpus = 0;
+        const LossRanking none = model.expectedLosses(policy);
+        QCOMPARE(none.availabilitySpares, none.availabilityNoSpares);
+        policy.spareGpus = 1024;
+        for (const KindLoss& l : model.expectedLosses(policy).kinds)
+            if (l.kind == ComponentKind::Cooling)
+                QVERIFY(l.sparesCover);
+        policy.repairH = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.expectedLosses(policy));
+        // A spine's name is not a decimal a slide would read as one number.
+        QCOMPARE(
+            model.components()[static_cast<std::size_t>(model.id(ComponentKind::Spine, 11))].name,
+            std::string("spine 3 of pod 1"));
     }
     void graphNeighboursAndTopology() {
         const ClusterSpec spec;

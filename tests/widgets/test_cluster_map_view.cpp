@@ -153,6 +153,45 @@ private slots:
                      view.gpuColor(MapGpuState::Healthy), 2));
     }
 
+    // On a 16,384-cell map a failed node is a few pixels: its reach is outlined in its own hue
+    // around the lost GPUs, which stay their red (a ring in the text colour hid them).
+    void theFailuresReachIsOutlinedAndItsGpusStayVisible() {
+        ClusterMapFrame f = small();
+        f.racksPerPod = 192;
+        f.spinesPerPod = 8;
+        f.racksPerPdu = 8;
+        f.racksPerCoolingZone = 64;
+        f.gpus.assign(16384, MapGpuState::Stopped);
+        const int counts[kMapKinds] = {0, 2048, 1024, 1024, 48, 128, 16, 1, 1};
+        for (int k = 1; k < kMapKinds; ++k)
+            f.components[static_cast<std::size_t>(k)].assign(static_cast<std::size_t>(counts[k]),
+                                                             MapComponentState::Up);
+        for (int g = 296; g < 304; ++g)
+            f.gpus[static_cast<std::size_t>(g)] = MapGpuState::Lost;
+        f.components[static_cast<std::size_t>(MapKind::Node)][37] = MapComponentState::Failed;
+        f.failedKind = static_cast<int>(MapKind::Node);
+        f.failedIndex = 37;
+        ClusterMapView view;
+        view.setFrame(f);
+        const QSize size(1280, 720);
+        const QRectF bounds(QPointF(0, 0), QSizeF(size));
+        const QImage image = render(view, size);
+        saveForHumans(image, "cluster_map_reach");
+        QRectF reach;
+        for (int g = 296; g < 304; ++g) {
+            const QRectF r = view.componentRect(bounds, 0, g);
+            reach |= r;
+            // The cell's first pixel: cells may be one pixel, whose centre rounds to the next.
+            const QPoint cell(static_cast<int>(r.x()), static_cast<int>(r.y()));
+            QVERIFY(near(image.pixelColor(cell), view.gpuColor(MapGpuState::Lost), 2));
+        }
+        const QRect around = reach.adjusted(-40, -40, 40, 40).toRect();
+        QVERIFY(countNear(image, around, view.reachColor()) > 40);
+        QVERIFY(!near(view.reachColor(), view.gpuColor(MapGpuState::Lost), 60));
+        QVERIFY(!near(view.reachColor(), view.gpuColor(MapGpuState::Stopped), 60));
+        QVERIFY(countNear(image, around, view.theme().foreground) < 10);
+    }
+
     void emptyFramePaints() {
         ClusterMapView view;
         const QImage image = render(view);

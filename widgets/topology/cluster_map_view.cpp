@@ -97,6 +97,18 @@ QColor ClusterMapView::componentColor(MapComponentState s) const {
     return m_theme.muted;
 }
 
+QColor ClusterMapView::reachColor() const {
+    return m_theme.isDark ? QColor(0x56, 0xd4, 0xff) : QColor(0x00, 0x5f, 0xcc);
+}
+
+QRect ClusterMapView::reachCells() const {
+    QRect reach;
+    for (std::size_t g = 0; g < m_frame.gpus.size(); ++g)
+        if (m_frame.gpus[g] == MapGpuState::Lost)
+            reach |= cellsOf(static_cast<int>(MapKind::Gpu), static_cast<int>(g));
+    return reach;
+}
+
 ClusterMapView::Geometry ClusterMapView::geometry(int racksPerRow) const {
     Geometry g;
     const ClusterMapFrame& f = m_frame;
@@ -405,6 +417,7 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
     };
     swatch(gpuColor(MapGpuState::Healthy), tr("GPU healthy"));
     swatch(gpuColor(MapGpuState::Lost), tr("GPU lost"));
+    swatch(reachColor(), tr("outline: the failure's reach"));
     swatch(gpuColor(MapGpuState::TpBroken), tr("in a broken TP group"));
     swatch(gpuColor(MapGpuState::PpBroken), tr("in a broken PP group"));
     swatch(gpuColor(MapGpuState::DpBroken), tr("in a broken DP group"));
@@ -430,22 +443,33 @@ void ClusterMapView::paint(QPainter& painter, const QRectF& bounds) const {
         y += block.height() + l.em * 0.3;
     }
 
-    // A ring around the failed component, which may be a single cell.
-    if (m_frame.failedKind >= 0) {
-        QRectF target;
-        if (m_frame.failedKind == static_cast<int>(MapKind::Storage))
-            target = l.storage.adjusted(0, 0, 0, -l.em * 0.3);
-        else if (m_frame.failedKind == static_cast<int>(MapKind::Scheduler))
-            target = l.scheduler.adjusted(0, 0, 0, -l.em * 0.3);
-        else
-            target = pixels(l, cellsOf(m_frame.failedKind, m_frame.failedIndex));
-        if (!target.isEmpty()) {
-            const double grow = std::max(3.0, l.em * 0.35);
-            painter.setRenderHint(QPainter::Antialiasing, true);
-            painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(2.0)));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(target.adjusted(-grow, -grow, grow, grow));
-        }
+    // The failure's reach: the lost GPUs outlined in a hue no cell has, outside their cells and
+    // at least a few text heights across, so a few-pixel domain is found at a glance and its
+    // red cells stay visible. A failure that takes no GPU (a spine, the storage) is ringed
+    // itself; a ring in the text colour over lost GPUs would hide them.
+    const QRect reach = reachCells();
+    QRectF target;
+    if (!reach.isEmpty())
+        target = pixels(l, reach);
+    else if (m_frame.failedKind == static_cast<int>(MapKind::Storage))
+        target = l.storage.adjusted(0, 0, 0, -l.em * 0.3);
+    else if (m_frame.failedKind == static_cast<int>(MapKind::Scheduler))
+        target = l.scheduler.adjusted(0, 0, 0, -l.em * 0.3);
+    else if (m_frame.failedKind >= 0)
+        target = pixels(l, cellsOf(m_frame.failedKind, m_frame.failedIndex));
+    if (!target.isEmpty()) {
+        const double grow = std::max(3.0, l.em * 0.35);
+        QRectF ring = target.adjusted(-grow, -grow, grow, grow);
+        const double least = l.em * 1.6;
+        if (ring.width() < least)
+            ring.adjust(-(least - ring.width()) / 2, 0, (least - ring.width()) / 2, 0);
+        if (ring.height() < least)
+            ring.adjust(0, -(least - ring.height()) / 2, 0, (least - ring.height()) / 2);
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(
+            QPen(reach.isEmpty() ? m_theme.foreground : reachColor(), m_theme.lineWidth(2.5)));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(ring);
     }
 
     drawZoom(painter, l, y, bodyFont);
@@ -489,6 +513,8 @@ void ClusterMapView::drawZoom(QPainter& painter, const Layout& l, double top,
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(m_theme.foreground, m_theme.lineWidth(1.5)));
     painter.drawRect(target);
+    // Where the zoom comes from, thin and muted on the map, so it does not box the reach in.
+    painter.setPen(QPen(m_theme.muted, m_theme.lineWidth(1.0), Qt::DashLine));
     painter.drawRect(pixels(l, crop));
     // The failed part ringed inside the zoom too.
     const QRectF ring(target.left() + (failed.x() - crop.x()) * l.cell * scale,

@@ -37,6 +37,10 @@ public:
 
     QColor gpuColor(MapGpuState s) const;
     QColor componentColor(MapComponentState s) const;
+    // The outline around a failure's reach (the GPUs it took down): a hue no cell has.
+    QColor reachColor() const;
+    // The cells of every lost GPU, as one rectangle in cell units; empty when none is lost.
+    QRect reachCells() const;
     QString tipAt(const QRectF& bounds, const QPointF& pos) const;
 
     QSize sizeHint() const override { return {1200, 700}; }
