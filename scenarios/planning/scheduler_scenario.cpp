@@ -606,51 +606,6 @@ ChartFrame comparisonChart(const Simulation& s) {
     return f;
 }
 
-ChartFrame strandedOverTime(const Simulation& s, const std::array<Gauges, kPolicies>& g, double t) {
-    const double horizon = s.run(SchedulePolicy::Fifo).horizonH;
-    const double now = playbackH(horizon, t);
-    ChartFrame f;
-    f.title = "Stranded GPUs over time, every policy";
-    double peak = 1.0;
-    for (const Gauges& x : g)
-        for (const ChartPoint& p : x.stranded.points)
-            peak = std::max(peak, p.y);
-    f.x = {.title = "simulated time (h)", .log = false, .min = 0.0, .max = std::max(horizon, 1e-3)};
-    f.y = {.title = "stranded GPUs", .log = false, .min = 0.0, .max = peak * 1.1};
-    for (int k = 0; k < kPolicies; ++k) {
-        const auto p = static_cast<SchedulePolicy>(k);
-        f.series.push_back(
-            {.name = schedulePolicyName(p),
-             .points = g[static_cast<std::size_t>(k)].stranded.upTo(now),
-             .style = p == s.focus ? ChartSeries::Style::Line : ChartSeries::Style::Faint,
-             .colorIndex = k});
-    }
-    f.footnote = "Free GPUs no waiting job could use at full speed, after each event.";
-    return f;
-}
-
-ChartFrame waitingOverTime(const Simulation& s, const std::array<Gauges, kPolicies>& g, double t) {
-    const double horizon = s.run(SchedulePolicy::Fifo).horizonH;
-    const double now = playbackH(horizon, t);
-    ChartFrame f;
-    f.title = "Jobs waiting over time, every policy";
-    int peak = 1;
-    for (const Gauges& x : g)
-        peak = std::max(peak, x.peakWaiting);
-    f.x = {.title = "simulated time (h)", .log = false, .min = 0.0, .max = std::max(horizon, 1e-3)};
-    f.y = {.title = "waiting jobs", .log = false, .min = 0.0, .max = peak * 1.1};
-    for (int k = 0; k < kPolicies; ++k) {
-        const auto p = static_cast<SchedulePolicy>(k);
-        f.series.push_back(
-            {.name = schedulePolicyName(p),
-             .points = g[static_cast<std::size_t>(k)].waiting.upTo(now),
-             .style = p == s.focus ? ChartSeries::Style::Line : ChartSeries::Style::Dashed,
-             .colorIndex = k});
-    }
-    f.footnote = "The queue after each event of the model; the same arrivals for every policy.";
-    return f;
-}
-
 // FGD's figure, derived from its abstract: 290 more GPUs used after cutting unallocated GPUs
 // by up to 49 % means the baseline left about 290 ÷ 0.49 ≈ 590 unallocated, of 6,200.
 constexpr double kFgdExtraGpus = 290.0;
@@ -849,22 +804,6 @@ ChartFrame quotaChart(const Simulation& s, const Gauges& g, double t) {
     }
     f.footnote = "GPUs each team holds after each event of the model, as a share of the cluster; "
                  "dashed: its quota. A team may run above it while others leave GPUs idle.";
-    return f;
-}
-
-FactsFrame quotaTable(const Simulation& s) {
-    const ScheduleResult& topo = s.run(SchedulePolicy::Topology);
-    const ScheduleResult& pre = s.run(SchedulePolicy::Preemptive);
-    FactsFrame f;
-    f.title = "Mean share and time over quota: topology → preemptive";
-    for (std::size_t k = 0; k < s.config.teamQuota.size(); ++k)
-        f.rows.push_back(
-            {.label = fill("%1, quota %2", {kTeamNames[k % 4], formatShare(s.config.teamQuota[k])}),
-             .value = fill("%1 → %2 · over %3 → %4",
-                           {formatShare(topo.teamShare[k]), formatShare(pre.teamShare[k]),
-                            formatShare(topo.overQuota[k]), formatShare(pre.overQuota[k])}),
-             .source = "time-averaged GPUs held ÷ GPUs; share of the horizon above the quota",
-             .emphasis = false});
     return f;
 }
 
@@ -1092,7 +1031,6 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
     auto lostFacts = std::make_shared<const FactsFrame>(preemptionTable(*sim));
     auto compareFacts = std::make_shared<const FactsFrame>(comparisonTable(*sim));
     auto compareChart = std::make_shared<const ChartFrame>(comparisonChart(*sim));
-    auto quotaFacts = std::make_shared<const FactsFrame>(quotaTable(*sim));
     auto fragFacts = std::make_shared<const FactsFrame>(fragmentationTable(*sim));
     auto demo = std::make_shared<const GangDemo>(gangDemo(c.gpusPerNode));
 
@@ -1232,8 +1170,14 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
     policyStep(kPolicyText[1],
                fill("%1 %2", {kPolicyText[1].narration, policySummary(sim->runs[1])}));
     policyStep(kPolicyText[2], topologyNarration(*sim));
-    policyStep(kPolicyText[3],
-               fill("%1 %2", {kPolicyText[3].narration, policySummary(sim->runs[3])}));
+    // The policy that enforces quotas shows each team's GPUs against its quota in place of
+    // the gauges the earlier policies showed.
+    story.steps.push_back({kPolicyText[3].title,
+                           fill("%1 %2", {kPolicyText[3].narration, quotaNarration(*sim)}), 8.0,
+                           [gantts, sim, gauges, tables](double t) {
+                               return Frames{{withCursor((*gantts)[3], t),
+                                              quotaChart(*sim, (*gauges)[3], t), (*tables)[3]}};
+                           }});
     story.steps.push_back(
         {"Preemption honours the checkpoint contract",
          fill("A preempted job resumes from its last checkpoint, so it loses the work since then: "
@@ -1246,10 +1190,6 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
          8.0, [lost, lostFacts](double t) {
              return Frames{{withCursor(*lost, t), *lostFacts}};
          }});
-    story.steps.push_back({"Quotas: each team's GPUs over time", quotaNarration(*sim), 8.0,
-                           [sim, gauges, quotaFacts](double t) {
-                               return Frames{{quotaChart(*sim, (*gauges)[3], t), *quotaFacts}};
-                           }});
     story.steps.push_back({"Fragmentation, measured as FGD defines it",
                            fragmentationNarration(*sim), 8.0, [sim, gauges, fragFacts](double t) {
                                return Frames{{fragmentationChart(*sim, *gauges, t), *fragFacts}};
@@ -1258,14 +1198,6 @@ Story SchedulerScenario::build(const Params& p, const ScenarioInputs&) const {
                            [compareFacts, compareChart](double) {
                                return Frames{{*compareChart, *compareFacts}};
                            }});
-    story.steps.push_back(
-        {"The queue and stranded GPUs over time",
-         "The queue after each event, and the free GPUs no waiting job could use at full speed: "
-         "the same arrivals for every policy, so the curves differ by the policy alone.",
-         8.0, [sim, gauges](double t) {
-             return Frames{{waitingOverTime(*sim, *gauges, t), strandedOverTime(*sim, *gauges, t)},
-                           Arrangement::Grid};
-         }});
 
     // The whiteboard answer, with this run's numbers.
     const ScheduleResult& fifo = sim->run(SchedulePolicy::Fifo);

@@ -381,7 +381,7 @@ private slots:
         }
         const Story s = wb::test::build("scheduler");
         const ChartFrame c = *first<ChartFrame>(
-            s.steps[wb::test::stepIndex(s, "Quotas: each team's GPUs over time")].frames(1.0));
+            s.steps[wb::test::stepIndex(s, "Preemption with quotas")].frames(1.0));
         QCOMPARE(c.series.size(), std::size_t(8)); // each team and its quota
         for (std::size_t k = 0; k < 4; ++k) {
             const ChartSeries& team = c.series[2 * k];
@@ -393,8 +393,7 @@ private slots:
     // The comparison no longer squeezes four panels into one step.
     void comparisonPanelsHaveRoom() {
         const Story s = wb::test::build("scheduler");
-        for (const char* title :
-             {"The policies side by side", "The queue and stranded GPUs over time"})
+        for (const char* title : {"The policies side by side"})
             QVERIFY(s.steps[wb::test::stepIndex(s, title)].frames(1.0).items.size() <= 2);
     }
 
