@@ -299,9 +299,10 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
     const double jobGpuHoursPerDay = spec.gpus * 24.0;
 
     Story story;
-    story.provenance = fill("modeled on CPU: %1 GPUs in a dependency graph after Llama 3's cluster "
-                            "(Llama 3 §3.3.1; spines, PDUs, cooling and rates beyond Table 5 assumed); %2",
-                            {std::to_string(spec.gpus), layoutName(l)});
+    story.provenance =
+        fill("modeled on CPU: %1 GPUs in a dependency graph after Llama 3's cluster "
+             "(Llama 3 §3.3.1; spines, PDUs, cooling and rates beyond Table 5 assumed); %2",
+             {std::to_string(spec.gpus), layoutName(l)});
     story.results = {
         {"GPUs", spec.gpus},
         {"TP", l.tp},
@@ -507,12 +508,14 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
         {fill("Hot spares: the job runs %1 of the time instead of %2",
               {formatShare(ranking->availabilitySpares),
                formatShare(ranking->availabilityNoSpares)}),
-         fill("With %1 ready, a failure whose GPUs fit in them costs a %2 min restart instead of a "
-              "%3 h repair: the loss falls from %4 to %5 of the job's GPU-hours. A PDU or a "
-              "cooling zone is bigger than the pool; the storage must come back itself. And %6.",
+         fill("With %1 ready, a failure whose GPUs fit in them costs %2 min of restart instead "
+              "of %3 h of repair: the loss falls from %4 to %5 of the job's GPU-hours. %6 And %7.",
               {formatCount(policy.spareGpus, "spare GPU", "spare GPUs"), restartMin, repairH,
                formatShare(ranking->lossNoSpares / jobGpuHoursPerDay),
-               formatShare(ranking->lossSpares / jobGpuHoursPerDay), rackVerdict}),
+               formatShare(ranking->lossSpares / jobGpuHoursPerDay),
+               uncovered.empty() ? std::string("Every failure that stops the job fits in the pool.")
+                                 : fill("Still waiting for their repair: %1.", {joined(uncovered)}),
+               rackVerdict}),
          7.0,
          [ranking, covered, uncovered, joined, rackA, rackM, policy, restartMin, repairH,
           replicaGpus](double) {
@@ -521,7 +524,7 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
              f.rows = {
                  {.label = "job running, no spares",
                   .value = formatShare(ranking->availabilityNoSpares),
-                  .source = fill("every stop waits a %1 h repair (assumed)", {repairH}),
+                  .source = fill("every stop waits %1 h for its repair (assumed)", {repairH}),
                   .emphasis = false},
                  {.label = "job running, hot spares",
                   .value = formatShare(ranking->availabilitySpares),
@@ -575,7 +578,7 @@ Story BlastRadiusScenario::build(const Params& p, const ScenarioInputs&) const {
               {brKindLabel(top.kind, true), formatSignificant(top.failuresPerDay, 3),
                formatShare(ranking->availabilityNoSpares)}),
          kBrTable5},
-        {fill("Hot spares turn a %1 h repair into a %2 min restart for failures that fit in "
+        {fill("Hot spares turn %1 h of repair into %2 min of restart for failures that fit in "
               "them: %3 of the time running.",
               {repairH, restartMin, formatShare(ranking->availabilitySpares)}),
          ""},
