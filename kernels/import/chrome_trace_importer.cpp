@@ -9,6 +9,7 @@
 #include "import/rank_from_path.h"
 
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -46,6 +47,15 @@ double toDouble(std::string_view text) {
     return v;
 }
 
+// A correlation id as the store keeps it: ids are counters that start at 1; one that is not a
+// whole number in (0, 2^32) is dropped (0) rather than wrapped, so it can never match the
+// wrong launch.
+std::uint32_t correlationId(double v) {
+    if (!(v >= 1.0 && v < 4294967296.0) || v != std::floor(v))
+        return 0;
+    return static_cast<std::uint32_t>(v);
+}
+
 // The fields of one event object, reused from event to event to avoid allocations.
 struct RawEvent {
     std::string name, cat, ph, pid, tid, id, bp, ts, dur;
@@ -55,6 +65,7 @@ struct RawEvent {
     std::vector<std::pair<std::string, double>> numbers; // numeric args (counters)
     KernelInfo kernel;
     bool hasKernelArgs = false;
+    std::uint32_t correlation = 0;
 
     void clear() {
         name.clear();
@@ -70,6 +81,7 @@ struct RawEvent {
         numbers.clear();
         kernel = KernelInfo();
         hasKernelArgs = false;
+        correlation = 0;
     }
 };
 
@@ -301,6 +313,8 @@ private:
                 std::string name(key);
                 const double v = toDouble(m_reader.readNumber());
                 setKernelArg(name, v);
+                if (key == "correlation")
+                    e.correlation = correlationId(v);
                 if (e.numbers.size() < 64)
                     e.numbers.emplace_back(std::move(name), v);
             } else if (k == Kind::String && (key == "name" || key == "labels")) {
@@ -362,6 +376,7 @@ private:
         ev.name = s.strings().intern(e.name);
         ev.category = s.strings().intern(e.cat);
         ev.kind = kindOf(e.cat);
+        ev.correlation = e.correlation;
         switch (ph) {
         case 'X': {
             ev.durNs = dur < 0 ? 0 : dur;

@@ -3,6 +3,7 @@
 #include "import/importers.h"
 #include "import/line_reader.h"
 #include "import/text_scan.h"
+#include "import/watchdog_log_importer.h"
 
 #include <algorithm>
 #include <cctype>
@@ -460,6 +461,7 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
     NcclLogParser logParser;
     auto tests = std::make_unique<NcclTestsResult>();
     TableReader table(*tests);
+    WatchdogLineReader watchdog;
     std::uint64_t lines = 0, binaryLines = 0;
     while (auto raw = reader.next()) {
         ++lines;
@@ -470,6 +472,9 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
             logParser.data().garbledLines++;
             continue;
         }
+        // PyTorch's watchdog timeouts, wherever they are in the log (see below).
+        if (watchdog.feed(*raw, reader.lineNumber()))
+            continue;
         const auto line = stripPrefixes(*raw);
         auto rest = text::trim(stripPrefixes(logParser.feed(line, reader.lineNumber())));
         if (rest.empty())
@@ -503,6 +508,18 @@ std::variant<std::unique_ptr<ImportResult>, ImportError> parseNcclText(ByteSourc
         tests->complete = false;
     // The "# nThread" / "#  Rank" header alone already says nccl-tests (a run cut early).
     const bool hasTable = table.hasLayout() || !tests->params.empty() || !tests->rankLines.empty();
+    if (!hasTable && watchdog.found()) {
+        // A hang's log: the watchdog's timeouts are what it is about, the NCCL lines around
+        // them are kept with it. The probes see only the first 64 KiB, so a long NCCL log
+        // with the timeouts at its end arrives here as an NCCL log.
+        auto r = watchdog.take();
+        r->format = "pytorch-watchdog";
+        r->lines = lines;
+        if (log.ncclLines > 0 || !log.warnings.empty())
+            r->log = std::move(log);
+        markCut(*r);
+        return std::unique_ptr<ImportResult>(std::move(r));
+    }
     if (!hasTable && log.ncclLines == 0) {
         ImportError e;
         e.path = source.path();

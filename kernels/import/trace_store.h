@@ -36,12 +36,17 @@ struct StoredEvent {
     char phase = 'X'; // X (also matched B/E), i (also I), b (matched async b/e, S/F), n
     EventKind kind = EventKind::Other;
     std::uint16_t flags = 0;
+    // The CUDA/HIP correlation id (args.correlation) that ties a runtime call to the GPU work
+    // it launched; 0 when the trace gives none or one that does not fit 32 bits. It sits in
+    // what was padding, so the record stays 40 bytes.
+    std::uint32_t correlation = 0;
 
     static constexpr std::uint32_t kNoKernel = 0xffffffffu;
     static constexpr std::uint16_t kUnclosed = 1; // B without E: drawn to the trace end
     std::int64_t endNs() const { return startNs + durNs; }
     bool operator==(const StoredEvent&) const = default;
 };
+static_assert(sizeof(StoredEvent) == 40, "a trace holds millions of events: keep them small");
 
 // Launch details of a kernel where the trace has them (-1 / NaN-free 0 when absent).
 struct KernelInfo {

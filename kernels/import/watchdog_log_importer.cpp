@@ -1,7 +1,7 @@
 #include "import/watchdog_log_importer.h"
 
 #include "import/importers.h"
-#include "import/line_reader.h"
+#include "import/nccl_tests_importer.h"
 #include "import/text_scan.h"
 
 #include <algorithm>
@@ -62,12 +62,10 @@ nlohmann::ordered_json imlOptJson(const std::optional<std::int64_t>& v) {
     return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-using ImlTimeoutKey = std::tuple<int, std::int64_t, std::string>;
-
 // One line; true when it was a watchdog timeout (or progress) line. A timeout repeated (the
 // watchdog thread's exception, "what():") is recorded once per rank, SeqNum and op.
 bool imlReadWatchdogLine(std::string_view line, std::uint64_t lineNo, WatchdogResult& into,
-                         std::set<ImlTimeoutKey>& seen) {
+                         std::set<std::tuple<int, std::int64_t, std::string>>& seen) {
     if (const auto at = line.find(kImlWatchdogPhrase); at != std::string_view::npos) {
         const auto rank = imlRankBefore(line, at);
         const auto w = line.find("WorkNCCL(", at);
@@ -103,6 +101,10 @@ bool imlReadWatchdogLine(std::string_view line, std::uint64_t lineNo, WatchdogRe
 }
 
 } // namespace
+
+bool WatchdogLineReader::feed(std::string_view line, std::uint64_t lineNo) {
+    return imlReadWatchdogLine(line, lineNo, *m_result, m_seen);
+}
 
 WatchdogAnalysis WatchdogResult::analyse() const {
     WatchdogAnalysis a;
@@ -185,39 +187,28 @@ double probeWatchdog(std::string_view head, const std::string&) {
     return 0.0;
 }
 
+// The NCCL text reader reads every line (NCCL INFO/WARN lines and nccl-tests rows around
+// the timeouts included) and hands back a watchdog result when it found a timeout.
 std::variant<std::unique_ptr<ImportResult>, ImportError> parseWatchdog(ByteSource& source,
                                                                        const ImportControl& c) {
-    LineReader reader(source, c);
-    NcclLogParser logParser;
-    auto r = std::make_unique<WatchdogResult>();
-    r->format = "pytorch-watchdog";
-    std::uint64_t binaryLines = 0;
-    std::set<ImlTimeoutKey> seen;
-    while (auto line = reader.next()) {
-        r->lines++;
-        if (line->find('\0') != std::string_view::npos) {
-            if (++binaryLines > 16 && binaryLines * 2 > r->lines)
-                return reader.errorHere("binary data (NUL bytes): not a text log");
-            continue;
-        }
-        if (!imlReadWatchdogLine(*line, reader.lineNumber(), *r, seen))
-            logParser.feed(*line, reader.lineNumber());
+    auto parsed = parseNcclText(source, c);
+    auto* result = std::get_if<std::unique_ptr<ImportResult>>(&parsed);
+    if (result && dynamic_cast<WatchdogResult*>(result->get()))
+        return parsed;
+    ImportError e;
+    e.path = source.path();
+    if (result) {
+        e.line = (*result)->endLine;
+        e.byteOffset = (*result)->endByte;
+    } else if (const auto* err = std::get_if<ImportError>(&parsed)) {
+        if (err->message.find("binary data") != std::string::npos)
+            return *err;
+        e.line = err->line;
+        e.byteOffset = err->byteOffset;
     }
-    if (reader.error())
-        return *reader.error();
-    if (r->timeouts.empty())
-        return reader.errorHere("no PyTorch watchdog timeout (\"[Rank N] Watchdog caught "
-                                "collective operation timeout: WorkNCCL(SeqNum=…, OpType=…)\") "
-                                "found");
-    logParser.finish();
-    if (logParser.data().ncclLines > 0 || !logParser.data().warnings.empty()) {
-        r->log = std::move(logParser.data());
-        r->log->complete = reader.lastLineTerminated();
-    }
-    r->endsMidLine = !reader.lastLineTerminated();
-    r->endLine = reader.lineNumber();
-    r->endByte = reader.lineOffset();
-    return std::unique_ptr<ImportResult>(std::move(r));
+    e.message = "no PyTorch watchdog timeout (\"[Rank N] Watchdog caught collective operation "
+                "timeout: WorkNCCL(SeqNum=…, OpType=…)\") found";
+    return e;
 }
 
 } // namespace

@@ -12,8 +12,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace wb {
@@ -58,6 +62,22 @@ struct WatchdogResult : ImportResult {
     std::uint64_t lines = 0;
     WatchdogAnalysis analyse() const;
     nlohmann::ordered_json summary() const override;
+};
+
+// The watchdog's lines picked out of a text log one line at a time. The NCCL text importer
+// (nccl_tests_importer.cpp) feeds it every line it reads, so a long NCCL log whose watchdog
+// timeouts come after the first 64 KiB the probes see still opens as a watchdog log.
+class WatchdogLineReader {
+public:
+    // True when `line` was a watchdog timeout or progress line (it is then consumed).
+    bool feed(std::string_view line, std::uint64_t lineNo);
+    bool found() const { return !m_result->timeouts.empty(); }
+    // What was read; the reader is spent afterwards.
+    std::unique_ptr<WatchdogResult> take() { return std::move(m_result); }
+
+private:
+    std::unique_ptr<WatchdogResult> m_result = std::make_unique<WatchdogResult>();
+    std::set<std::tuple<int, std::int64_t, std::string>> m_seen; // rank, SeqNum, op
 };
 
 } // namespace wb

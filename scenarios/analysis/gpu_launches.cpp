@@ -2,6 +2,8 @@
 
 #include "analysis/analysis_scope.h"
 
+#include <unordered_map>
+
 namespace wb {
 
 namespace {
@@ -24,6 +26,36 @@ std::uint32_t anEventAt(const TraceStore& s, std::uint32_t track, std::int64_t t
     return found;
 }
 
+// GPU events the flows left unmatched, matched by the correlation id both ends carry
+// (args.correlation): traces that were filtered or sampled keep the ids but lose the flows.
+// Where several runtime events share an id (a runtime call and the driver call inside it),
+// the earliest-starting one is the launch, the same call a flow starts from.
+void matchByCorrelation(const TraceStore& s, std::vector<std::uint32_t>& launch) {
+    const auto& events = s.events();
+    bool anyMissing = false;
+    for (std::uint32_t i = 0; i < events.size() && !anyMissing; ++i)
+        anyMissing =
+            isGpuActivity(events[i].kind) && launch[i] == kNoLaunch && events[i].correlation != 0;
+    if (!anyMissing)
+        return;
+    std::unordered_map<std::uint32_t, std::uint32_t> runtimeOf;
+    for (std::uint32_t i = 0; i < events.size(); ++i) {
+        const StoredEvent& e = events[i];
+        if (e.kind != EventKind::Runtime || e.phase != 'X' || e.correlation == 0)
+            continue;
+        const auto [it, added] = runtimeOf.try_emplace(e.correlation, i);
+        if (!added && e.startNs < events[it->second].startNs)
+            it->second = i;
+    }
+    for (std::uint32_t i = 0; i < events.size(); ++i) {
+        const StoredEvent& e = events[i];
+        if (!isGpuActivity(e.kind) || launch[i] != kNoLaunch || e.correlation == 0)
+            continue;
+        if (const auto it = runtimeOf.find(e.correlation); it != runtimeOf.end())
+            launch[i] = it->second;
+    }
+}
+
 } // namespace
 
 std::vector<std::uint32_t> launchOfEvents(const TraceStore& s) {
@@ -39,6 +71,7 @@ std::vector<std::uint32_t> launchOfEvents(const TraceStore& s) {
         if (runtime != kNoLaunch && gpu != kNoLaunch)
             launch[gpu] = runtime;
     }
+    matchByCorrelation(s, launch);
     return launch;
 }
 

@@ -3,7 +3,9 @@
 // cudaMemcpyAsync, hipLaunchKernel, ...) to its kernel by the correlation id, written as an
 // "ac2g" flow: 's' at the runtime call's start on the CPU thread, 'f' at the kernel's start
 // on its stream. The importer keeps those flows (TraceStore::flowLinks); this resolves both
-// ends to events. GPU events without a flow (older traces, generated ones) stay unmatched.
+// ends to events. A GPU event without a flow is matched by its correlation id instead
+// (sampled or filtered traces keep args.correlation on both ends but drop the flows); one
+// with neither (generated traces) stays unmatched.
 #include "import/trace_store.h"
 
 #include <cstdint>

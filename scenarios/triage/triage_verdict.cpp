@@ -71,8 +71,13 @@ TriageVerdict applyRules(const std::vector<RankFigures>& ranks) {
             std::min(m.minExposedShare, window[i] > 0.0 ? exposed[i] / window[i] : 0.0);
 
     if (medComm <= 0.0) {
-        v.evidence = "no NCCL kernels in the traces: nothing waits on communication, so the "
-                     "triage has nothing to compare";
+        // A trace from a device whose work is not CUDA/ROCm kernels (MTIA) has no kernels of
+        // any kind: saying "no NCCL kernels" would suggest the compute was read.
+        v.evidence = m.maxComputeUs > 0.0
+                         ? "no NCCL kernels in the traces: nothing waits on communication, so "
+                           "the triage has nothing to compare"
+                         : "no CUDA or ROCm kernels in the traces: the triage compares kernel "
+                           "time, so it has nothing to compare";
         return v;
     }
 

@@ -19,7 +19,8 @@
 //              rank).
 //              Traces carry no message sizes, so the rule cannot compare with bytes/link
 //              rate; a uniformly slow collective every rank sees is what is left.
-//   none       otherwise (including a single rank, or no NCCL kernels at all).
+//   none       otherwise (including a single rank, or no NCCL kernels at all; the evidence
+//              tells a set without any CUDA/ROCm kernel from one with compute only).
 // Only NCCL's kernel names are used (through EventKind::CommKernel); compute kernels are
 // whatever else ran on the GPU.
 #include "triage/rank_analysis.h"

@@ -91,6 +91,13 @@ private slots:
         QVERIFY2(r.out.contains("4 device events of category mtia_ccp_events on device type "
                                 "MTIA were found but not analysed"),
                  r.out.constData());
+        // The triage does not claim it read compute and found no NCCL kernels.
+        const Result s =
+            runWarpboard({"import", kData + "kineto_mtia_like_rank-0.json", "--summary", "--json"});
+        QCOMPARE(s.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(s.out).object();
+        QCOMPARE(o["verdict"].toString(), QString("none"));
+        QVERIFY2(o["evidence"].toString().startsWith("no CUDA or ROCm kernels"), s.out.constData());
     }
 
     // A PyTorch execution trace is named, not "not a format Warpboard reads".

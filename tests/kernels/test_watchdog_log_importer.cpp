@@ -7,7 +7,10 @@
 #include "import/watchdog_log_importer.h"
 #include "log_import_helpers.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <fstream>
 
 using namespace wbtest;
 
@@ -82,6 +85,42 @@ private slots:
         QVERIFY2(std::holds_alternative<std::unique_ptr<wb::ImportResult>>(res),
                  errorText(res).c_str());
         QCOMPARE(std::get<0>(res)->format, std::string("pytorch-watchdog"));
+    }
+
+    // A long NCCL log whose timeouts come after the 64 KiB the probes read: the probes say
+    // "NCCL log", the reader still finds every timeout and opens it as a watchdog log.
+    void timeoutsPastTheProbedHead() {
+        const std::string file = bundledFile("pytorch_watchdog_1.13_with_nccl_info.log");
+        const std::string full = slurp(file);
+        std::string info;
+        for (int i = 0; info.size() < 100 * 1024; ++i)
+            info += "node1:5120:5300 [0] NCCL INFO AllReduce: opCount " + std::to_string(i) +
+                    " sendbuff 0x7f0 recvbuff 0x7f0 count 1024 datatype 7 op 0 root 0 comm "
+                    "0x55d1c0a0 [nranks=4] stream 0x55d1\n";
+        const std::string longLog = info + full;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("long.log").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << longLog;
+        }
+        QCOMPARE(wb::pytorchWatchdogImporter().probe(longLog.substr(0, 64 * 1024), path), 0.0);
+        const auto res = wb::importFile(path);
+        QVERIFY2(std::holds_alternative<std::unique_ptr<wb::ImportResult>>(res),
+                 errorText(res).c_str());
+        const auto* r = dynamic_cast<const wb::WatchdogResult*>(std::get<0>(res).get());
+        QVERIFY(r);
+        QCOMPARE(r->format, std::string("pytorch-watchdog"));
+        const auto aloneParsed = parseFile(wb::pytorchWatchdogImporter(), file);
+        const auto* alone = as<wb::WatchdogResult>(aloneParsed);
+        QVERIFY(alone);
+        QCOMPARE(r->timeouts.size(), alone->timeouts.size());
+        QCOMPARE(r->analyse().suspects, alone->analyse().suspects);
+        // The timeouts' line numbers count the lines before them.
+        const auto before = static_cast<std::uint64_t>(std::count(info.begin(), info.end(), '\n'));
+        QCOMPARE(r->timeouts[0].line, alone->timeouts[0].line + before);
+        QVERIFY(r->log);
+        QVERIFY(r->log->ncclLines > alone->log->ncclLines);
     }
 
     void withoutTimeoutsIsAnError() {

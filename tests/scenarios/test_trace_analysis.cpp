@@ -20,6 +20,10 @@
 #include "imported_trace_helper.h"
 #include "triage/kineto_trace_generator.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
 
@@ -170,6 +174,57 @@ private slots:
         QCOMPARE(l.perKernel.at(0).gpu.count, std::int64_t{3});
         AN_NEAR(l.perKernel[0].cpuLaunch.meanUs, 14.0 / 3.0);
         AN_NEAR(l.perKernel[0].delay.p50Us, 33.0);
+    }
+
+    void launchesByCorrelationWithoutFlows() {
+        // The same trace with its ac2g flows removed (as filtered or sampled traces arrive)
+        // and a driver call nested in the first launch with the same correlation id: the
+        // correlation ids alone give the same pairs, so every launch figure is unchanged.
+        QFile in(kData + "/analysis/two_steps_rank-0.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonDocument doc = QJsonDocument::fromJson(in.readAll());
+        QJsonArray kept;
+        for (const QJsonValue& v : doc.object().value("traceEvents").toArray())
+            if (v.toObject().value("cat").toString() != "ac2g")
+                kept.append(v);
+        kept.append(QJsonObject{{"ph", "X"},
+                                {"cat", "cuda_driver"},
+                                {"name", "cuLaunchKernel"},
+                                {"pid", 100},
+                                {"tid", 100},
+                                {"ts", 1006},
+                                {"dur", 3},
+                                {"args", QJsonObject{{"correlation", 1}}}});
+        QJsonObject root = doc.object();
+        root.insert("traceEvents", kept);
+        QTemporaryDir dir;
+        QFile out(dir.filePath("no_flows.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(root).toJson());
+        out.close();
+        const auto noFlows = importTrace(out.fileName());
+        QVERIFY(noFlows->store.flowLinks().empty());
+
+        const LaunchStats with = analyseTraces(rankInputs({m_two}), {}, 0).launches;
+        const LaunchStats without = analyseTraces(rankInputs({noFlows}), {}, 0).launches;
+        QCOMPARE(without.matched, with.matched);
+        QCOMPARE(without.unmatched, with.unmatched);
+        AN_NEAR(without.cpuLaunch.meanUs, with.cpuLaunch.meanUs);
+        AN_NEAR(without.delay.meanUs, with.delay.meanUs);
+        AN_NEAR(without.delay.p99Us, with.delay.p99Us);
+        QCOMPARE(without.outliers.size(), with.outliers.size());
+        QCOMPARE(without.shortKernels, with.shortKernels);
+    }
+
+    void realSampledLaunchesByCorrelation() {
+        // HTA's sampled trace has no flows, but every kernel and its cudaLaunchKernel carry
+        // the same args.correlation: every kernel's launch is found.
+        const auto t = importTrace(kData + "/import/hta_sampled_rank-0.json.gz");
+        QVERIFY(t->store.flowLinks().empty());
+        const LaunchStats l = analyseTraces(rankInputs({t}), {}, 0).launches;
+        QCOMPARE(static_cast<std::uint64_t>(l.matched), t->kernelCount);
+        QCOMPARE(l.unmatched, std::int64_t{0});
+        QVERIFY(l.delay.p50Us > 0.0);
     }
 
     void range() {

@@ -272,6 +272,22 @@ private slots:
         QCOMPARE(*v.stragglerRank, 2L);
     }
 
+    void noKernelsIsNotNoNccl() {
+        // Compute but no communication: the NCCL sentence. No kernel at all (a device whose
+        // work is not CUDA/ROCm kernels): the evidence does not claim compute was read.
+        std::vector<RankFigures> f(2);
+        f[0].rank = 0;
+        f[1].rank = 1;
+        f[0].windowUs = f[1].windowUs = 1000;
+        const TriageVerdict none = triageVerdict(f);
+        QCOMPARE(none.verdict, std::string("none"));
+        QVERIFY(none.evidence.starts_with("no CUDA or ROCm kernels"));
+        f[0].computeUs = f[1].computeUs = 400;
+        const TriageVerdict computeOnly = triageVerdict(f);
+        QCOMPARE(computeOnly.verdict, std::string("none"));
+        QVERIFY(computeOnly.evidence.starts_with("no NCCL kernels"));
+    }
+
     // Overlap % (÷ comm) and the hidden share (÷ min(comm, compute)) part ways when comm is
     // far longer than compute. 4 ranks, window 1000, compute 300, comm 900, wait 10:
     //   overlap 120 → 13.3 % of comm but 40 % of compute: buckets do start under compute;
