@@ -267,6 +267,31 @@ private slots:
         QVERIFY(log.str().find(s.failed[1].reason) != std::string::npos);
     }
 
+    // A trace without ProfilerStep annotations is one step (number -1) holding all its work:
+    // two kernels [10, 15) and [20, 25) µs, so compute 10 µs, window 15 µs, idle 5 µs.
+    void traceWithoutStepsIsOneStep() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const char* kernel = R"({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7,
+            "ts": %1, "dur": 5, "args": {"device": 0, "stream": 7}})";
+        std::ofstream(dir.filePath("rank-0.json").toStdString())
+            << R"({"traceEvents": [)" << QString(kernel).arg(10).toStdString() << ", "
+            << QString(kernel).arg(20).toStdString() << "]}";
+        SingleProcess one;
+        const JobSummary s = summarizeJob(
+            {.inputs = {dir.path().toStdString()}, .out = "x", .toolVersion = "t"}, one);
+        QCOMPARE(s.ranks.size(), std::size_t{1});
+        const JobSummaryRank& r = s.ranks[0];
+        QCOMPARE(r.whole.computeUs, 10.0);
+        QCOMPARE(r.whole.windowUs, 15.0);
+        QCOMPARE(r.whole.idleUs, 5.0);
+        QCOMPARE(r.rankSource, std::string("file name"));
+        QCOMPARE(r.steps.size(), std::size_t{1});
+        QCOMPARE(r.steps[0].number, -1L);
+        QVERIFY(r.steps[0].figures == r.whole);
+        QCOMPARE(s.verdict, std::string("none"));
+    }
+
     void filesAreBalancedBySize() {
         // Largest first to the least loaded: 10 → p0, 9 → p1, 8 → p1 (9 < 10), 5 → p0 (15/17),
         // 1 → p0, 1 → p0 (17/17), the last 1 → p1, which holds fewer files: 17/18.
