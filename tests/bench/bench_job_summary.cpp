@@ -45,8 +45,8 @@ wb::JobSummary syntheticJobSummary(int ranks) {
                       .idleUs = 1200.5 * x,
                       .collectives = 240,
                       .steps = 8};
-        rank.file = "/lustre/job-1234/traces/host-" + std::to_string(r / 8) + "_rank-" +
-                    std::to_string(r) + ".pt.trace.json.gz";
+        rank.file = "job-1234/traces/host-" + std::to_string(r / 8) + "_rank-" + std::to_string(r) +
+                    ".pt.trace.json.gz";
         rank.rankSource = "distributedInfo";
         rank.medianComputeUs = 75288.9 * x;
         rank.robustZ = 0.5 * x;

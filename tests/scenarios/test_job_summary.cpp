@@ -7,6 +7,7 @@
 #include "analysis/gpu_launches.h"
 #include "analysis/profiler_steps.h"
 #include "analysis/trace_analysis.h"
+#include "import/file_hash.h"
 #include "imported_trace_helper.h"
 #include "summary/job_summarizer.h"
 #include "summary/job_summary.h"
@@ -290,6 +291,20 @@ private slots:
         QCOMPARE(r.steps[0].number, -1L);
         QVERIFY(r.steps[0].figures == r.whole);
         QCOMPARE(s.verdict, std::string("none"));
+    }
+
+    // The provenance's hash is FNV-1a 64: the published test vectors ("", "a", "foobar").
+    void fileHashIsFnv1a64() {
+        QCOMPARE(fnv1a64(""), std::uint64_t{0xcbf29ce484222325ULL});
+        QCOMPARE(fnv1a64("a"), std::uint64_t{0xaf63dc4c8601ec8cULL});
+        QCOMPARE(fnv1a64("foobar"), std::uint64_t{0x85944171f73967e8ULL});
+        QCOMPARE(fnv1a64("bar", fnv1a64("foo")), fnv1a64("foobar")); // chunks chain
+        QTemporaryDir dir; // not the job's folder: a .txt there would be read as a rank file
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath("foobar.txt");
+        std::ofstream(path.toStdString(), std::ios::binary) << "foobar";
+        QVERIFY(fileFnv1a64(path.toStdString()) == std::optional<std::string>("85944171f73967e8"));
+        QVERIFY(!fileFnv1a64(dir.filePath("absent").toStdString()));
     }
 
     void filesAreBalancedBySize() {
