@@ -22,16 +22,12 @@ void putFigureExtras(OJ& o, const RankFigures& f) {
     o["collectives"] = f.collectives;
 }
 
-OJ stepJson(const JobSummaryStep& s) {
-    OJ o;
-    o["step"] = s.number;
-    o["step_us"] = s.stepUs;
-    const OJ figures = rankFiguresJson(s.figures); // held: items() does not own it
-    for (const auto& [key, value] : figures.items())
-        if (key != "rank")
-            o[key] = value;
-    putFigureExtras(o, s.figures);
-    return o;
+// A step as one row of kJobSummaryStepColumns: 16,384 ranks × their steps are most of a
+// summary, and keys repeated in every step made it half again as large and slower to open.
+OJ stepRow(const JobSummaryStep& s) {
+    const RankFigures& f = s.figures;
+    return OJ::array({s.number, s.stepUs, f.windowUs, f.computeUs, f.commUs, f.exposedCommUs,
+                      f.overlapPct, f.idleUs, f.waitUs, f.overlapUs, f.collectives});
 }
 
 OJ kernelJson(const JobSummaryKernel& k) {
@@ -84,6 +80,21 @@ public:
             fail(at + "/" + key, std::string("expected true or false, found ") + v.type_name());
         return v.get<bool>();
     }
+    // The value at `index` of a row (a step): a finite number, or an integer.
+    double numberAt(const J& row, std::size_t index, const std::string& at) const {
+        const J& v = row[index];
+        if (!v.is_number() || !std::isfinite(v.get<double>()))
+            fail(at + "/" + std::to_string(index) + " (" + kJobSummaryStepColumns[index] + ")",
+                 std::string("expected a finite number, found ") + v.type_name());
+        return v.get<double>();
+    }
+    std::int64_t integerAt(const J& row, std::size_t index, const std::string& at) const {
+        const J& v = row[index];
+        if (!v.is_number_integer())
+            fail(at + "/" + std::to_string(index) + " (" + kJobSummaryStepColumns[index] + ")",
+                 std::string("expected an integer, found ") + v.type_name());
+        return v.get<std::int64_t>();
+    }
     const J& array(const J& obj, const char* key, const std::string& at) const {
         const J& v = field(obj, key, at);
         if (!v.is_array())
@@ -133,6 +144,7 @@ OJ jobSummaryJson(const JobSummary& s) {
                          {"threshold_us", s.stragglerThresholdUs},
                          {"candidates", s.stragglerCandidates},
                          {"evidence", s.stragglerEvidence}};
+    out["step_columns"] = kJobSummaryStepColumns;
     OJ details = OJ::array();
     for (const JobSummaryRank& r : s.ranks) {
         OJ d;
@@ -146,7 +158,7 @@ OJ jobSummaryJson(const JobSummary& s) {
         d["candidate"] = r.candidate;
         OJ steps = OJ::array();
         for (const JobSummaryStep& st : r.steps)
-            steps.push_back(stepJson(st));
+            steps.push_back(stepRow(st));
         d["steps"] = std::move(steps);
         OJ kernels = OJ::array();
         for (const JobSummaryKernel& k : r.topKernels)
@@ -206,6 +218,8 @@ JobSummary parseJobSummary(std::string_view text, const std::string& name) {
         s.stragglerEvidence.push_back(evidence[i].get<std::string>());
     }
 
+    if (in.field(doc, "step_columns", "") != J(kJobSummaryStepColumns))
+        in.fail("/step_columns", "expected " + J(kJobSummaryStepColumns).dump());
     const J& perRank = in.array(doc, "per_rank", "");
     const J& details = in.array(doc, "rank_details", "");
     if (perRank.size() != details.size())
@@ -232,12 +246,25 @@ JobSummary parseJobSummary(std::string_view text, const std::string& name) {
         r.steps.reserve(steps.size());
         for (std::size_t k = 0; k < steps.size(); ++k) {
             const std::string sat = at + "/steps/" + std::to_string(k);
+            const J& row = steps[k];
+            if (!row.is_array() || row.size() != kJobSummaryStepColumns.size())
+                in.fail(sat, "expected a row of " + std::to_string(kJobSummaryStepColumns.size()) +
+                                 " values (step_columns)");
             JobSummaryStep st;
-            st.number = static_cast<long>(in.integer(steps[k], "step", sat));
-            st.stepUs = in.number(steps[k], "step_us", sat);
-            st.figures = in.figures(steps[k], rank, sat);
-            in.figureExtras(steps[k], st.figures, sat);
-            st.figures.steps = r.whole.steps; // the trace's annotations, as measured per step
+            st.number = static_cast<long>(in.integerAt(row, 0, sat));
+            st.stepUs = in.numberAt(row, 1, sat);
+            RankFigures& f = st.figures;
+            f.rank = rank;
+            f.windowUs = in.numberAt(row, 2, sat);
+            f.computeUs = in.numberAt(row, 3, sat);
+            f.commUs = in.numberAt(row, 4, sat);
+            f.exposedCommUs = in.numberAt(row, 5, sat);
+            f.overlapPct = in.numberAt(row, 6, sat);
+            f.idleUs = in.numberAt(row, 7, sat);
+            f.waitUs = in.numberAt(row, 8, sat);
+            f.overlapUs = in.numberAt(row, 9, sat);
+            f.collectives = static_cast<int>(in.integerAt(row, 10, sat));
+            f.steps = r.whole.steps; // the trace's annotations, as measured per step
             r.steps.push_back(std::move(st));
         }
         const J& kernels = in.array(d, "top_kernels", at);

@@ -2,15 +2,16 @@
 // A job summary (`*.wbsum.json`): what warpboard-summarize writes after reading every rank's
 // trace where it lives, and what the app opens instead of the traces. Per rank: the triage's
 // figures over the whole trace and per ProfilerStep (a trace without steps is one step,
-// number -1), its straggler row and top kernels, and the file to open for its timeline;
-// for the job: the verdict, `import --summary --json`'s keys (verdict, straggler_rank,
-// evidence, per_rank: the same writer, triage_json.h) and the straggler candidates.
+// number -1; each step one row of "step_columns"), its straggler row and top kernels, and the file
+// to open for its timeline; for the job: the verdict, `import --summary --json`'s keys (verdict,
+// straggler_rank, evidence, per_rank: the same writer, triage_json.h) and the straggler candidates.
 // Everything that differs between two runs over the same files (date, process count, hosts,
 // timings, which process read which file, the output path) is under "provenance" and
 // "processes" only, so summaries made with 1 and with 64 processes are otherwise equal.
 // Qt-free: the writer and the reader live here together so the format has one definition.
 #include "triage/rank_analysis.h"
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -26,6 +27,11 @@ inline constexpr int kJobSummaryVersion = 1;
 // Top kernels kept per rank: enough to name what a rank spends its time on, few enough that
 // 16,384 ranks stay a summary that opens in about a second.
 inline constexpr std::size_t kJobSummaryTopKernels = 5;
+
+// A step is a row of these values (the summary's "step_columns"), not an object with keys.
+inline constexpr std::array<const char*, 11> kJobSummaryStepColumns = {
+    "step",        "step_us", "window_us", "compute_us", "comm_us",    "exposed_comm_us",
+    "overlap_pct", "idle_us", "wait_us",   "overlap_us", "collectives"};
 
 struct JobSummaryStep {
     long number = -1; // N of ProfilerStep#N; -1 for a trace without steps (its whole span)

@@ -217,8 +217,15 @@ private slots:
         wrong["per_rank"][2]["compute_us"] = "fast";
         expectSummaryError(wrong.dump(), "/per_rank/2/compute_us: expected a number, found string");
         wrong = doc;
-        wrong["rank_details"][1]["steps"][0].erase("step_us");
-        expectSummaryError(wrong.dump(), "/rank_details/1/steps/0: missing \"step_us\"");
+        wrong["rank_details"][1]["steps"][0][1] = "slow";
+        expectSummaryError(wrong.dump(), "/rank_details/1/steps/0/1 (step_us): expected a finite "
+                                         "number, found string");
+        wrong = doc;
+        wrong["rank_details"][1]["steps"][0].erase(0);
+        expectSummaryError(wrong.dump(), "/rank_details/1/steps/0: expected a row of 11 values");
+        wrong = doc;
+        wrong["rank_details"][0].erase("file");
+        expectSummaryError(wrong.dump(), "/rank_details/0: missing \"file\"");
         wrong = doc;
         wrong["rank_details"][0]["candidate"] = 1;
         expectSummaryError(wrong.dump(), "/rank_details/0/candidate: expected true or false");
