@@ -106,13 +106,8 @@ public:
     RankFigures figures(const J& o, long rank, const std::string& at) const {
         RankFigures f;
         f.rank = rank;
-        f.computeUs = number(o, "compute_us", at);
-        f.commUs = number(o, "comm_us", at);
-        f.waitUs = number(o, "wait_us", at);
-        f.overlapPct = number(o, "overlap_pct", at);
-        f.exposedCommUs = number(o, "exposed_comm_us", at);
-        f.idleUs = number(o, "idle_us", at);
-        f.windowUs = number(o, "window_us", at);
+        for (const RankFigureKey& k : kRankFigureKeys)
+            f.*k.field = number(o, k.key, at);
         return f;
     }
     void figureExtras(const J& o, RankFigures& f, const std::string& at) const {

@@ -5,13 +5,8 @@ namespace wb {
 nlohmann::ordered_json rankFiguresJson(const RankFigures& f) {
     nlohmann::ordered_json o;
     o["rank"] = f.rank;
-    o["compute_us"] = f.computeUs;
-    o["comm_us"] = f.commUs;
-    o["wait_us"] = f.waitUs;
-    o["overlap_pct"] = f.overlapPct;
-    o["exposed_comm_us"] = f.exposedCommUs;
-    o["idle_us"] = f.idleUs;
-    o["window_us"] = f.windowUs;
+    for (const RankFigureKey& k : kRankFigureKeys)
+        o[k.key] = f.*k.field;
     return o;
 }
 

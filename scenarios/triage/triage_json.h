@@ -5,13 +5,29 @@
 #include "triage/rank_analysis.h"
 #include "triage/triage_verdict.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 namespace wb {
 
-// {"rank", "compute_us", "comm_us", "wait_us", "overlap_pct", "exposed_comm_us", "idle_us",
-//  "window_us"}
+// The keys of one rank's figures after "rank", in the order they are written, with the field
+// each holds: the one list the writer and the job summary's reader share.
+struct RankFigureKey {
+    const char* key;
+    double RankFigures::*field;
+};
+inline constexpr std::array<RankFigureKey, 7> kRankFigureKeys = {{
+    {"compute_us", &RankFigures::computeUs},
+    {"comm_us", &RankFigures::commUs},
+    {"wait_us", &RankFigures::waitUs},
+    {"overlap_pct", &RankFigures::overlapPct},
+    {"exposed_comm_us", &RankFigures::exposedCommUs},
+    {"idle_us", &RankFigures::idleUs},
+    {"window_us", &RankFigures::windowUs},
+}};
+
+// {"rank", then kRankFigureKeys}
 nlohmann::ordered_json rankFiguresJson(const RankFigures& f);
 
 // Sets "verdict", "straggler_rank" (null when none), "evidence" and "per_rank" (each rank's
