@@ -110,8 +110,8 @@ endif()
 set(problems "")
 set(desktop "${PREFIX}/${DATADIR}/applications/warpboard.desktop")
 set(icon "${PREFIX}/${DATADIR}/icons/hicolor/scalable/apps/warpboard.svg")
-foreach(file "${PREFIX}/${BINDIR}/warpboard" "${PREFIX}/${BINDIR}/warpboard-record" "${desktop}"
-        "${icon}")
+foreach(file "${PREFIX}/${BINDIR}/warpboard" "${PREFIX}/${BINDIR}/warpboard-record"
+        "${PREFIX}/${BINDIR}/warpboard-summarize" "${desktop}" "${icon}")
   if(NOT EXISTS "${file}")
     list(APPEND problems "not installed: ${file}")
   endif()

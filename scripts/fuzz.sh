@@ -13,13 +13,13 @@ limit=(-max_total_time="$SECONDS_EACH")
 
 CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWARPBOARD_FUZZ=ON -DWARPBOARD_BUILD_GUI=OFF -DWARPBOARD_CUDA=OFF >/dev/null
-targets=(chrome ncu nccl_log nccl_tests watchdog triage)
+targets=(chrome ncu nccl_log nccl_tests watchdog triage job_summary)
 cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 declare -A pattern=(
   [chrome]="*.json *.json.gz" [ncu]="*.csv regressions/ncu-*" [nccl_log]="*.log.gz nccl_log_* regressions/nccl_log-*"
   [nccl_tests]="aws_*.txt nccl_tests_* regressions/nccl_tests-*" [watchdog]="pytorch_watchdog_*"
-  [triage]="hta_*.json.gz")
+  [triage]="hta_*.json.gz" [job_summary]="")
 mkdir -p "$BUILD/crashes"
 status=0
 for t in "${targets[@]}"; do

@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libxkbcommon-dev
   nlohmann-json3-dev zlib1g-dev libbenchmark-dev libsimdjson-dev fonts-dejavu-core
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -14,6 +14,7 @@
 #include "import/import_registry.h"
 #include "triage/kineto_trace_generator.h"
 #include "triage/rank_analysis.h"
+#include "triage/triage_json.h"
 #include "triage/triage_verdict.h"
 
 #include <algorithm>
@@ -87,19 +88,6 @@ int runGenerate(const std::vector<std::string>& words) {
     return 0;
 }
 
-nlohmann::ordered_json figuresJson(const RankFigures& f) {
-    nlohmann::ordered_json o;
-    o["rank"] = f.rank;
-    o["compute_us"] = f.computeUs;
-    o["comm_us"] = f.commUs;
-    o["wait_us"] = f.waitUs;
-    o["overlap_pct"] = f.overlapPct;
-    o["exposed_comm_us"] = f.exposedCommUs;
-    o["idle_us"] = f.idleUs;
-    o["window_us"] = f.windowUs;
-    return o;
-}
-
 } // namespace
 
 int runImport(const std::vector<std::string>& words) {
@@ -164,15 +152,9 @@ int runImport(const std::vector<std::string>& words) {
         const long worldSize = ranked.worldSize; // the job's size when the files say it
         const std::vector<RankFigures> figures = analyseRanks(inputs);
         const TriageVerdict verdict = triageVerdict(figures, worldSize);
-        out["verdict"] = verdict.verdict;
-        out["straggler_rank"] = verdict.stragglerRank
-                                    ? nlohmann::ordered_json(*verdict.stragglerRank)
-                                    : nlohmann::ordered_json(nullptr);
-        out["evidence"] = verdict.evidence;
-        out["per_rank"] = nlohmann::ordered_json::array();
+        putTriageJson(out, verdict, figures);
         for (std::size_t k = 0; k < figures.size(); ++k) {
-            const nlohmann::ordered_json f = figuresJson(figures[k]);
-            out["per_rank"].push_back(f);
+            const nlohmann::ordered_json f = out["per_rank"][k]; // a copy: files[] is written next
             auto& file = out["files"][ranked.resultIndex[k]];
             for (const auto& [key, value] : f.items())
                 if (key != "rank")

@@ -29,22 +29,12 @@ struct ImportedFile {
 ImportedFile importOneFile(const std::string& path) {
     ImportedFile out;
     try {
-        auto imported = importFile(path);
+        auto imported = importCompleteFile(path);
         if (auto* err = std::get_if<ImportError>(&imported)) {
             out.error = err->describe();
             return out;
         }
-        auto& result = std::get<std::unique_ptr<ImportResult>>(imported);
-        if (result->endsMidLine) {
-            ImportError cut;
-            cut.path = path;
-            cut.line = result->endLine;
-            cut.byteOffset = result->endByte;
-            cut.message = "the file ends in the middle of this line: it looks truncated";
-            out.error = cut.describe();
-            return out;
-        }
-        out.result = std::move(result);
+        out.result = std::move(std::get<std::unique_ptr<ImportResult>>(imported));
     } catch (...) {
         out.failure = std::current_exception();
     }

@@ -4,7 +4,6 @@
 #include "import/chrome_trace_result.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace wb::cli {
 
@@ -17,13 +16,11 @@ RankedTraces rankTraces(const ImportOutcome& outcome) {
             index.push_back(i);
         }
     assignRanks(traces);
-    std::vector<std::size_t> order(traces.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return *traces[a]->rank < *traces[b]->rank;
-    });
+    std::vector<long> ranks;
+    for (const auto* t : traces)
+        ranks.push_back(*t->rank);
     RankedTraces out;
-    for (const std::size_t i : order) {
+    for (const std::size_t i : rankOrder(ranks)) {
         out.traces.push_back(traces[i]);
         out.resultIndex.push_back(index[i]);
         out.worldSize = std::max(out.worldSize, traces[i]->worldSize.value_or(0L));

@@ -66,4 +66,18 @@ std::string dumpSummary(const nlohmann::ordered_json& summary, int indent) {
     return summary.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+std::variant<std::unique_ptr<ImportResult>, ImportError>
+importCompleteFile(const std::string& path, const ImportControl& control) {
+    auto imported = importFile(path, control);
+    auto* result = std::get_if<std::unique_ptr<ImportResult>>(&imported);
+    if (!result || !(*result)->endsMidLine)
+        return imported;
+    ImportError cut;
+    cut.path = path;
+    cut.line = (*result)->endLine;
+    cut.byteOffset = (*result)->endByte;
+    cut.message = "the file ends in the middle of this line: it looks truncated";
+    return cut;
+}
+
 } // namespace wb

@@ -17,6 +17,11 @@ const std::vector<Importer>& importers();
 std::variant<std::unique_ptr<ImportResult>, ImportError>
 importFile(const std::string& path, const ImportControl& control = {});
 
+// importFile for the command line and warpboard-summarize: a line-oriented file that ends in
+// the middle of a line is an error (it looks cut), where the GUI keeps it with a warning.
+std::variant<std::unique_ptr<ImportResult>, ImportError>
+importCompleteFile(const std::string& path, const ImportControl& control = {});
+
 // JSON text of a summary as `warpboard import` prints it. Strings come from people's files,
 // so invalid UTF-8 becomes U+FFFD instead of an exception (found by fuzzing).
 std::string dumpSummary(const nlohmann::ordered_json& summary, int indent = 2);

@@ -5,60 +5,77 @@
 
 namespace wb {
 
+RankStepMeasures measureRankSteps(const RankInput& rank, const StepAssignment& assignment,
+                                  const AnalysisRange& range) {
+    RankStepMeasures out;
+    out.whole = measureRank({.store = rank.store,
+                             .rank = rank.rank,
+                             .fromNs = range.fromNs,
+                             .toNs = range.toNs,
+                             .events = nullptr});
+    // Each step over its own GPU events, so its collectives can be matched within the step.
+    const std::vector<int>& of = assignment.stepOfEvent;
+    std::vector<bool> mask(of.size(), false);
+    for (std::size_t k = 0; k < assignment.steps.size(); ++k) {
+        for (std::size_t e = 0; e < of.size(); ++e)
+            mask[e] = of[e] == static_cast<int>(k);
+        out.steps.push_back({.step = assignment.steps[k],
+                             .measures = measureRank({.store = rank.store,
+                                                      .rank = rank.rank,
+                                                      .fromNs = range.fromNs,
+                                                      .toNs = range.toNs,
+                                                      .events = &mask})});
+    }
+    return out;
+}
+
+void JobShortestCalls::add(const RankStepMeasures& rank) {
+    whole.add(rank.whole);
+    for (const StepMeasures& s : rank.steps)
+        byStep[s.step.number].add(s.measures);
+}
+
+void JobShortestCalls::merge(const JobShortestCalls& other) {
+    whole.merge(other.whole);
+    for (const auto& [number, calls] : other.byStep)
+        byStep[number].merge(calls);
+}
+
+RankBreakdown breakdownRank(const RankStepMeasures& measures, long rank,
+                            const JobShortestCalls& shortest) {
+    RankBreakdown out;
+    out.whole = rankFigures(measures.whole, rank, shortest.whole);
+    // Built in step-number order, then sorted by start, as the steps were always listed.
+    std::vector<const StepMeasures*> byNumber;
+    for (const StepMeasures& s : measures.steps)
+        byNumber.push_back(&s);
+    std::stable_sort(byNumber.begin(), byNumber.end(),
+                     [](const StepMeasures* a, const StepMeasures* b) {
+                         return a->step.number < b->step.number;
+                     });
+    for (const StepMeasures* s : byNumber)
+        out.steps.push_back(
+            {.step = s->step,
+             .stepUs = static_cast<double>(s->step.endNs - s->step.startNs) / 1000.0,
+             .figures = rankFigures(s->measures, rank, shortest.byStep.at(s->step.number))});
+    std::sort(out.steps.begin(), out.steps.end(), [](const StepFigures& a, const StepFigures& b) {
+        return a.step.startNs < b.step.startNs;
+    });
+    return out;
+}
+
 std::vector<RankBreakdown> breakdownRanks(const std::vector<RankInput>& ranks,
                                           const std::vector<StepAssignment>& assignments,
                                           const AnalysisRange& range) {
-    std::vector<RankInput> whole;
-    for (const RankInput& r : ranks)
-        whole.push_back({.store = r.store,
-                         .rank = r.rank,
-                         .fromNs = range.fromNs,
-                         .toNs = range.toNs,
-                         .events = nullptr});
-    const std::vector<RankFigures> figures = analyseRanks(whole);
-    std::vector<RankBreakdown> out(ranks.size());
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-        out[i].whole = figures[i];
-
-    // One analyseRanks per step number, over the ranks that have that step, so collectives
-    // are matched within the step. The masks live until the call returns.
-    struct Member {
-        std::size_t rank;
-        int step;
-    };
-    std::map<long, std::vector<Member>> byNumber;
-    for (std::size_t i = 0; i < ranks.size(); ++i)
-        for (std::size_t k = 0; k < assignments[i].steps.size(); ++k)
-            byNumber[assignments[i].steps[k].number].push_back({i, static_cast<int>(k)});
-    for (const auto& [number, members] : byNumber) {
-        std::vector<std::vector<bool>> masks;
-        masks.reserve(members.size());
-        std::vector<RankInput> inputs;
-        for (const Member& m : members) {
-            const std::vector<int>& of = assignments[m.rank].stepOfEvent;
-            std::vector<bool>& mask = masks.emplace_back(of.size(), false);
-            for (std::size_t e = 0; e < of.size(); ++e)
-                mask[e] = of[e] == m.step;
-            inputs.push_back({.store = ranks[m.rank].store,
-                              .rank = ranks[m.rank].rank,
-                              .fromNs = range.fromNs,
-                              .toNs = range.toNs,
-                              .events = &mask});
-        }
-        const std::vector<RankFigures> stepFigures = analyseRanks(inputs);
-        for (std::size_t k = 0; k < members.size(); ++k) {
-            const ProfilerStep& step =
-                assignments[members[k].rank].steps[static_cast<std::size_t>(members[k].step)];
-            out[members[k].rank].steps.push_back(
-                {.step = step,
-                 .stepUs = static_cast<double>(step.endNs - step.startNs) / 1000.0,
-                 .figures = stepFigures[k]});
-        }
+    std::vector<RankStepMeasures> measures;
+    JobShortestCalls shortest;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        measures.push_back(measureRankSteps(ranks[i], assignments[i], range));
+        shortest.add(measures.back());
     }
-    for (RankBreakdown& r : out)
-        std::sort(r.steps.begin(), r.steps.end(), [](const StepFigures& a, const StepFigures& b) {
-            return a.step.startNs < b.step.startNs;
-        });
+    std::vector<RankBreakdown> out;
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+        out.push_back(breakdownRank(measures[i], ranks[i].rank, shortest));
     return out;
 }
 

@@ -13,6 +13,7 @@
 #include "analysis/profiler_steps.h"
 #include "triage/rank_analysis.h"
 
+#include <map>
 #include <vector>
 
 namespace wb {
@@ -28,9 +29,35 @@ struct RankBreakdown {
     std::vector<StepFigures> steps;
 };
 
-// `assignments[i]` belongs to `ranks[i]`.
+// `assignments[i]` belongs to `ranks[i]`. measureRankSteps on each rank, their shortest
+// calls, then breakdownRank on each.
 std::vector<RankBreakdown> breakdownRanks(const std::vector<RankInput>& ranks,
                                           const std::vector<StepAssignment>& assignments,
                                           const AnalysisRange& range);
+
+// breakdownRanks in its two parts (as analyseRanks, rank_analysis.h): what needs the rank's
+// trace, and what needs only every rank's compact results.
+struct StepMeasures {
+    ProfilerStep step;
+    RankMeasures measures;
+};
+struct RankStepMeasures {
+    RankMeasures whole;
+    std::vector<StepMeasures> steps; // in the assignment's order (by start)
+};
+RankStepMeasures measureRankSteps(const RankInput& rank, const StepAssignment& assignment,
+                                  const AnalysisRange& range);
+
+// The shortest calls over the whole range and per step number, over every rank added.
+struct JobShortestCalls {
+    ShortestCalls whole;
+    std::map<long, ShortestCalls> byStep; // by ProfilerStep number
+    void add(const RankStepMeasures& rank);
+    void merge(const JobShortestCalls& other);
+    bool operator==(const JobShortestCalls&) const = default;
+};
+
+RankBreakdown breakdownRank(const RankStepMeasures& measures, long rank,
+                            const JobShortestCalls& shortest);
 
 } // namespace wb

@@ -3,6 +3,7 @@
 #include "engine/sentence.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace wb {
@@ -26,6 +27,14 @@ std::vector<long> numberRanks(const std::vector<std::optional<long>>& given) {
         taken.insert(next);
     }
     return out;
+}
+
+std::vector<std::size_t> rankOrder(const std::vector<long>& ranks) {
+    std::vector<std::size_t> order(ranks.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&ranks](std::size_t a, std::size_t b) { return ranks[a] < ranks[b]; });
+    return order;
 }
 
 void assignRanks(const std::vector<ChromeTraceResult*>& traces) {

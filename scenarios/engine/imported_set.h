@@ -58,6 +58,10 @@ std::vector<long> numberRanks(const std::vector<std::optional<long>>& given);
 // import command and the GUI so both number ranks alike.
 void assignRanks(const std::vector<ChromeTraceResult*>& traces);
 
+// The order that lists traces numbered `ranks` by rank, ties in the order given: how
+// `import --summary`, `analyze` and warpboard-summarize walk the ranks of one job.
+std::vector<std::size_t> rankOrder(const std::vector<long>& ranks);
+
 // The lessons that draw a file of `format` ("kineto", "ncu-csv", ...), most fitting first.
 std::vector<std::string> lessonsForFormat(const std::string& format);
 // The first step of `story` about the user's data (its title starts with "Your"), or -1.

@@ -95,66 +95,92 @@ std::int64_t unionLengthNs(std::vector<Interval>& v) {
     return total;
 }
 
-std::vector<RankFigures> analyseRanks(const std::vector<RankInput>& ranks) {
-    std::vector<RankEvents> events;
-    events.reserve(ranks.size());
-    for (const RankInput& in : ranks)
-        events.push_back(collect(in));
+RankMeasures measureRank(const RankInput& in) {
+    RankEvents e = collect(in);
+    RankMeasures m;
+    m.steps = static_cast<int>(e.stepNames.size());
+    m.collectives = static_cast<int>(e.comm.size());
+    m.calls = std::move(e.calls);
+    if (e.all.empty())
+        return m;
+    m.active = true;
+    m.firstNs = e.first;
+    m.lastNs = e.last;
+    std::vector<Interval> both = e.compute;
+    both.insert(both.end(), e.comm.begin(), e.comm.end());
+    m.computeNs = unionLengthNs(e.compute);
+    m.commNs = unionLengthNs(e.comm);
+    m.computeOrCommNs = unionLengthNs(both);
+    m.busyNs = unionLengthNs(e.all);
+    return m;
+}
 
-    // The shortest duration of each matched collective across ranks.
-    std::map<std::string, std::vector<std::int64_t>> shortest;
-    for (const RankEvents& e : events) {
-        for (const auto& [kind, durs] : e.calls) {
-            auto [it, fresh] = shortest.try_emplace(kind, durs);
-            if (fresh)
-                continue;
-            std::vector<std::int64_t>& best = it->second;
-            best.resize(std::min(best.size(), durs.size()));
-            for (std::size_t i = 0; i < best.size(); ++i)
-                best[i] = std::min(best[i], durs[i]);
-        }
+void ShortestCalls::merge(const ShortestCalls& other) {
+    if (!other.hasRanks)
+        return;
+    if (!hasRanks) {
+        *this = other;
+        return;
     }
-    // A kind some rank never ran cannot be matched.
-    for (auto& [kind, best] : shortest)
-        for (const RankEvents& e : events)
-            if (!e.calls.contains(kind))
-                best.clear();
+    // A kind only one side ran is unmatched for every rank.
+    for (auto& [kind, best] : byKind)
+        if (!other.byKind.contains(kind))
+            best.clear();
+    for (const auto& [kind, durs] : other.byKind) {
+        auto [it, fresh] = byKind.try_emplace(kind);
+        std::vector<std::int64_t>& best = it->second;
+        if (fresh)
+            continue; // stays empty
+        best.resize(std::min(best.size(), durs.size()));
+        for (std::size_t i = 0; i < best.size(); ++i)
+            best[i] = std::min(best[i], durs[i]);
+    }
+}
 
-    std::vector<RankFigures> out;
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-        RankEvents& e = events[i];
-        RankFigures f;
-        f.rank = ranks[i].rank;
-        f.steps = static_cast<int>(e.stepNames.size());
-        f.collectives = static_cast<int>(e.comm.size());
-        if (e.all.empty()) {
-            out.push_back(f);
+void ShortestCalls::add(const RankMeasures& rank) {
+    merge(ShortestCalls{.byKind = rank.calls, .hasRanks = true});
+}
+
+RankFigures rankFigures(const RankMeasures& m, long rank, const ShortestCalls& shortest) {
+    RankFigures f;
+    f.rank = rank;
+    f.steps = m.steps;
+    f.collectives = m.collectives;
+    if (!m.active)
+        return f;
+    const std::int64_t overlap = m.computeNs + m.commNs - m.computeOrCommNs;
+    std::int64_t wait = 0;
+    for (const auto& [kind, durs] : m.calls) {
+        const auto best = shortest.byKind.find(kind);
+        if (best == shortest.byKind.end())
             continue;
-        }
-        std::vector<Interval> both = e.compute;
-        both.insert(both.end(), e.comm.begin(), e.comm.end());
-        const std::int64_t compute = unionLengthNs(e.compute);
-        const std::int64_t comm = unionLengthNs(e.comm);
-        const std::int64_t computeOrComm = unionLengthNs(both);
-        const std::int64_t busy = unionLengthNs(e.all);
-        const std::int64_t overlap = compute + comm - computeOrComm;
-        std::int64_t wait = 0;
-        for (const auto& [kind, durs] : e.calls) {
-            const std::vector<std::int64_t>& best = shortest[kind];
-            for (std::size_t k = 0; k < best.size() && k < durs.size(); ++k)
-                wait += durs[k] - best[k];
-        }
-        f.windowUs = us(e.last - e.first);
-        f.computeUs = us(compute);
-        f.commUs = us(comm);
-        f.overlapUs = us(overlap);
-        f.overlapPct =
-            comm > 0 ? 100.0 * static_cast<double>(overlap) / static_cast<double>(comm) : 0.0;
-        f.exposedCommUs = us(comm - overlap);
-        f.waitUs = us(wait);
-        f.idleUs = us(e.last - e.first - busy);
-        out.push_back(f);
+        for (std::size_t k = 0; k < best->second.size() && k < durs.size(); ++k)
+            wait += durs[k] - best->second[k];
     }
+    f.windowUs = us(m.lastNs - m.firstNs);
+    f.computeUs = us(m.computeNs);
+    f.commUs = us(m.commNs);
+    f.overlapUs = us(overlap);
+    f.overlapPct =
+        m.commNs > 0 ? 100.0 * static_cast<double>(overlap) / static_cast<double>(m.commNs) : 0.0;
+    f.exposedCommUs = us(m.commNs - overlap);
+    f.waitUs = us(wait);
+    f.idleUs = us(m.lastNs - m.firstNs - m.busyNs);
+    return f;
+}
+
+std::vector<RankFigures> analyseRanks(const std::vector<RankInput>& ranks) {
+    std::vector<RankMeasures> measures;
+    measures.reserve(ranks.size());
+    ShortestCalls shortest;
+    for (const RankInput& in : ranks) {
+        measures.push_back(measureRank(in));
+        shortest.add(measures.back());
+    }
+    std::vector<RankFigures> out;
+    out.reserve(ranks.size());
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+        out.push_back(rankFigures(measures[i], ranks[i].rank, shortest));
     return out;
 }
 

@@ -21,6 +21,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace wb {
@@ -48,6 +50,7 @@ struct RankFigures {
     double idleUs = 0.0;
     int collectives = 0; // NCCL kernels
     int steps = 0;       // ProfilerStep annotations (0 when the trace has none)
+    bool operator==(const RankFigures&) const = default;
 };
 
 struct Interval {
@@ -58,7 +61,38 @@ struct Interval {
 // Total length of the union of `intervals` (sorted in place).
 std::int64_t unionLengthNs(std::vector<Interval>& intervals);
 
-// Figures for every rank, in the order given.
+// Figures for every rank, in the order given: measureRank on each, the ranks' shortest calls,
+// then rankFigures on each.
 std::vector<RankFigures> analyseRanks(const std::vector<RankInput>& ranks);
+
+// analyseRanks in its two parts, so the part that reads a trace can run where the trace is
+// (warpboard-summarize's processes) and only these compact results travel.
+// One rank's measurements: everything of its figures but the wait, plus the durations of its
+// NCCL calls by collective kind in order of start, from which the wait is found.
+struct RankMeasures {
+    bool active = false; // any GPU activity in scope (otherwise the figures are zero)
+    std::int64_t firstNs = 0, lastNs = 0;
+    std::int64_t computeNs = 0, commNs = 0, computeOrCommNs = 0, busyNs = 0;
+    int collectives = 0;
+    int steps = 0;
+    std::map<std::string, std::vector<std::int64_t>> calls;
+};
+RankMeasures measureRank(const RankInput& rank);
+
+// The cross-rank part of the wait: per collective kind, the shortest duration of each call
+// over the ranks added; a kind some rank never ran is kept empty (it cannot be matched).
+// merge() is associative and commutative, so groups of ranks can be reduced on their own and
+// then combined, with the same result as adding every rank to one.
+struct ShortestCalls {
+    std::map<std::string, std::vector<std::int64_t>> byKind;
+    bool hasRanks = false;
+    void add(const RankMeasures& rank);
+    void merge(const ShortestCalls& other);
+    bool operator==(const ShortestCalls&) const = default;
+};
+
+// One rank's figures from its measurements and the shortest calls of the ranks it is
+// compared with (itself included).
+RankFigures rankFigures(const RankMeasures& m, long rank, const ShortestCalls& shortest);
 
 } // namespace wb
