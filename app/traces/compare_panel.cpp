@@ -1,19 +1,102 @@
 #include "traces/compare_panel.h"
 
 #include "analysis/trace_compare.h"
+#include "cli/analyze_compare.h"
+#include "engine/sentence.h"
+#include "traces/panel_surface.h"
+#include "traces/panel_table.h"
 
 #include <QPainter>
+#include <QScrollArea>
+#include <QVBoxLayout>
 
 namespace wb {
 
+namespace {
+
+// One comparison table as a panel table: status and name left, figures right, the name
+// wrapping; returns the items' names by row (the total row has none).
+PanelTable cpTable(const QString& title, const CompareTable& table) {
+    PanelTable t;
+    t.title = title;
+    const auto rows = cli::compareTableRows(table, 0);
+    for (const std::string& h : rows.front())
+        t.headers.push_back(QString::fromStdString(h));
+    t.alignRight.assign(t.headers.size(), true);
+    t.alignRight.front() = false;
+    t.alignRight.back() = false;
+    t.wrapColumn = static_cast<int>(t.headers.size()) - 1;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        auto& row = t.rows.emplace_back();
+        for (const std::string& cell : rows[r])
+            row.push_back(QString::fromStdString(cell));
+    }
+    return t;
+}
+
+void cpDrawTable(PanelCanvas& canvas, const QString& title, const CompareTable& table,
+                 std::size_t maxRows) {
+    canvas.heading(QString::fromStdString(
+        fill("%1: %2 changed, %3 added, %4 removed, %5 unchanged",
+             {title.toStdString(), std::to_string(table.changed), std::to_string(table.added),
+              std::to_string(table.removed), std::to_string(table.unchanged)})));
+    const auto boxes = drawPanelTable(canvas, cpTable(QString(), table), maxRows);
+    for (std::size_t r = 0; r < boxes.size() && r < table.items.size(); ++r)
+        canvas.addHit(PanelHit::onItem(boxes[r], QString::fromStdString(table.items[r].name)));
+}
+
+} // namespace
+
 ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent) {}
+    : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_surface = new PanelSurface([this](PanelCanvas& c) { draw(c); });
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_surface);
+    layout->addWidget(scroll);
+    connect(m_surface, &PanelSurface::hitActivated, this, [this](const PanelHit& hit) {
+        if (!hit.item.isEmpty())
+            emit itemActivated(hit.item);
+    });
+}
 
 void ComparePanel::setComparison(std::shared_ptr<const TraceComparison> comparison) {
     m_comparison = std::move(comparison);
-    update();
+    m_surface->update();
 }
 
-void ComparePanel::render(QPainter& /*painter*/, const QRectF& /*bounds*/) const {}
+void ComparePanel::setTheme(const Theme& theme) {
+    m_theme = theme;
+    m_surface->setTheme(theme);
+}
+
+void ComparePanel::draw(PanelCanvas& canvas) const {
+    if (!m_comparison) {
+        canvas.paragraph(tr("Open a second set of traces to compare (“after”) to see which "
+                            "kernels and operators changed."),
+                         TextRole::Body, true);
+        return;
+    }
+    const TraceComparison& c = *m_comparison;
+    canvas.paragraph(QString::fromStdString("before: " + cli::compareSideText(c.before)),
+                     TextRole::Label);
+    canvas.paragraph(QString::fromStdString("after: " + cli::compareSideText(c.after)),
+                     TextRole::Label);
+    canvas.paragraph(QString::fromStdString(
+                         fill("Figures are %1; names match exactly; operator times are inclusive "
+                              "(nested ops count in their callers); by |Δ total|, largest first.",
+                              {cli::compareBasisText(c)})),
+                     TextRole::Label, !c.perRankAverage);
+    cpDrawTable(canvas, tr("Kernels"), c.kernels,
+                panelTableRowsIn(canvas, 0.45 * canvas.remaining()));
+    cpDrawTable(canvas, tr("Operators"), c.operators, kDockedTableRows);
+}
+
+void ComparePanel::render(QPainter& painter, const QRectF& bounds) const {
+    renderPanelPage(painter, bounds, m_theme, title(), [this](PanelCanvas& c) { draw(c); });
+}
 
 } // namespace wb
