@@ -2,6 +2,7 @@
 
 #include "analysis/trace_compare.h"
 #include "cli/analyze_compare.h"
+#include "engine/number_format.h"
 #include "engine/sentence.h"
 #include "traces/panel_surface.h"
 #include "traces/panel_table.h"
@@ -32,6 +33,16 @@ PanelTable cpTable(const QString& title, const CompareTable& table) {
             row.push_back(QString::fromStdString(cell));
     }
     return t;
+}
+
+// "8 ranks, generated-rank0.json to generated-rank7.json": a side's files by their first and
+// last (the report's list shortens with an ellipsis, which on a panel reads as cut text).
+QString cpSideText(const char* which, const CompareSide& side) {
+    std::string files = side.files.empty() ? std::string() : side.files.front();
+    if (side.files.size() > 1)
+        files = fill("from %1 to %2", {side.files.front(), side.files.back()});
+    return QString::fromStdString(
+        fill("%1: %2, %3", {which, formatCount(side.ranks, "rank", "ranks"), files}));
 }
 
 void cpDrawTable(PanelCanvas& canvas, const QString& title, const CompareTable& table,
@@ -81,10 +92,8 @@ void ComparePanel::draw(PanelCanvas& canvas) const {
         return;
     }
     const TraceComparison& c = *m_comparison;
-    canvas.paragraph(QString::fromStdString("before: " + cli::compareSideText(c.before)),
-                     TextRole::Label);
-    canvas.paragraph(QString::fromStdString("after: " + cli::compareSideText(c.after)),
-                     TextRole::Label);
+    canvas.paragraph(cpSideText("before", c.before), TextRole::Label);
+    canvas.paragraph(cpSideText("after", c.after), TextRole::Label);
     canvas.paragraph(QString::fromStdString(
                          fill("Figures are %1; names match exactly; operator times are inclusive "
                               "(nested ops count in their callers); by |Δ total|, largest first.",
