@@ -23,8 +23,16 @@ std::vector<QRectF> drawStackedBars(PanelCanvas& canvas, const StackedBars& bars
     canvas.setY(canvas.y() + layout.height + 0.5 * canvas.em());
 
     const double line = fm.lineSpacing();
-    const double rowH = 1.5 * line;
     const double gap = 0.8 * line;
+    const double minBar = 8.0 * line;
+    double labelW = 0.0, noteW = 0.0;
+    for (const StackedRow& row : bars.rows) {
+        labelW = std::max(labelW, fm.horizontalAdvance(row.label));
+        noteW = std::max(noteW, fm.horizontalAdvance(row.note));
+    }
+    // A page too narrow for label · bar · note puts each note under its bar instead.
+    const bool noteBelow = labelW + minBar + noteW + 2 * gap > canvas.width();
+    const double rowH = (noteBelow ? 2.7 : 1.5) * line;
     std::size_t shown = std::min(bars.rows.size(), maxRows);
     if (canvas.bounded()) {
         const double room = canvas.remaining() - (shown < bars.rows.size() ? 2 * line : 0.0);
@@ -33,24 +41,21 @@ std::vector<QRectF> drawStackedBars(PanelCanvas& canvas, const StackedBars& bars
             shown = std::min(shown, static_cast<std::size_t>(
                                         std::max(0.0, (canvas.remaining() - 2 * line) / rowH)));
     }
-    double labelW = 0.0, noteW = 0.0;
-    for (std::size_t r = 0; r < shown; ++r) {
-        labelW = std::max(labelW, fm.horizontalAdvance(bars.rows[r].label));
-        noteW = std::max(noteW, fm.horizontalAdvance(bars.rows[r].note));
-    }
-    const double minBar = 8.0 * line;
-    canvas.needWidth(labelW + noteW + minBar + 2 * gap);
+    canvas.needWidth(noteBelow ? labelW + gap + std::max(minBar, noteW)
+                               : labelW + noteW + minBar + 2 * gap);
     const double barX = canvas.left() + labelW + gap;
-    const double barW = std::max(minBar, canvas.width() - labelW - noteW - 2 * gap);
+    const double barW = noteBelow ? std::max(minBar, canvas.width() - labelW - gap)
+                                  : std::max(minBar, canvas.width() - labelW - noteW - 2 * gap);
     std::vector<QRectF> lanes;
     double y = canvas.y();
     for (std::size_t r = 0; r < shown; ++r) {
         const StackedRow& row = bars.rows[r];
-        const QRectF textBox(canvas.left(), y, labelW + 1, rowH);
+        const double barH = 1.5 * line;
         p.setFont(font);
         p.setPen(theme.foreground);
-        p.drawText(textBox, Qt::AlignLeft | Qt::AlignVCenter, row.label);
-        const QRectF lane(barX, y + 0.2 * line, barW, rowH - 0.4 * line);
+        p.drawText(QRectF(canvas.left(), y, labelW + 1, barH), Qt::AlignLeft | Qt::AlignVCenter,
+                   row.label);
+        const QRectF lane(barX, y + 0.2 * line, barW, barH - 0.4 * line);
         const double total = std::accumulate(row.values.begin(), row.values.end(), 0.0);
         const double full = bars.scaleMax > 0.0 ? bars.scaleMax : total;
         p.fillRect(lane, mixColors(theme.background, theme.foreground, 0.06));
@@ -61,11 +66,12 @@ std::vector<QRectF> drawStackedBars(PanelCanvas& canvas, const StackedBars& bars
             x += w;
         }
         p.setPen(theme.foreground);
-        p.drawText(QRectF(lane.right() + gap, y, noteW + 1, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-                   row.note);
+        const QRectF noteBox = noteBelow ? QRectF(barX, y + barH, noteW + 1, line)
+                                         : QRectF(lane.right() + gap, y, noteW + 1, barH);
+        p.drawText(noteBox, Qt::AlignLeft | Qt::AlignVCenter, row.note);
         if (row.rank >= 0)
             canvas.addHit(PanelHit::onRank(
-                QRectF(canvas.left(), y, lane.right() - canvas.left(), rowH), row.rank));
+                QRectF(canvas.left(), y, lane.right() - canvas.left(), barH), row.rank));
         lanes.push_back(lane);
         y += rowH;
     }

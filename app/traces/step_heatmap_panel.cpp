@@ -191,9 +191,11 @@ void StepHeatmapPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analys
             Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     const double gridY = headY + 1.2 * line;
-    const double natural = static_cast<double>(nRanks) * 1.3 * line;
-    const double gridH = canvas.bounded() ? std::max(2.0 * line, canvas.remaining() - 1.4 * line)
-                                          : std::min(natural, std::max(24.0 * line, 2.0 * line));
+    // Rows up to 2.5 lines tall (room for a value), the map no taller than the page.
+    const double natural = static_cast<double>(nRanks) * 2.5 * line;
+    const double gridH =
+        std::min(natural, canvas.bounded() ? std::max(2.0 * line, canvas.remaining() - 1.4 * line)
+                                           : 24.0 * line);
     const double rowH = gridH / static_cast<double>(nRanks);
 
     // Cells: one rectangle per rank, or, when a rank's row would be thinner than a band a
@@ -220,8 +222,17 @@ void StepHeatmapPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analys
                     worst = r;
                 }
             const QRectF cell(gridX + colW * static_cast<double>(s), top, colW, h);
-            p.fillRect(cell,
-                       std::isfinite(v) ? heatColour(span > 0 ? (v - g.lo) / span : 0.5) : missing);
+            const double t = span > 0 ? (v - g.lo) / span : 0.5;
+            p.fillRect(cell, std::isfinite(v) ? heatColour(t) : missing);
+            // The value inside a cell that has room for it: dark on the pale middle of the
+            // scale, white on its saturated ends.
+            if (std::isfinite(v) && !aggregated && h >= 1.3 * line) {
+                const QString text = hmDuration(v);
+                if (fm.horizontalAdvance(text) + gap < colW) {
+                    p.setPen(t > 0.2 && t < 0.8 ? QColor(0x1d, 0x23, 0x2b) : QColor(Qt::white));
+                    p.drawText(cell, Qt::AlignCenter, text);
+                }
+            }
             canvas.addHit(PanelHit::onRank(cell, g.ranks[worst], static_cast<int>(g.steps[s])));
         }
     }

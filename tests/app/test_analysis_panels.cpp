@@ -115,7 +115,9 @@ private slots:
         const QColor top = StepHeatmapPanel::heatColour(1.0);
         bool topSeen = false;
         for (const PanelHit& h : hits) {
-            const QColor c = image.pixelColor(h.box.center().toPoint());
+            // Beside the value written in the cell's centre.
+            const QColor c = image.pixelColor(
+                QPoint(static_cast<int>(h.box.left()) + 3, static_cast<int>(h.box.center().y())));
             if (h.rank == 5) {
                 QVERIFY2(c.red() > 180 && c.blue() < 90, qPrintable(c.name()));
                 topSeen = topSeen || c == top;
