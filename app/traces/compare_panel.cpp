@@ -46,12 +46,16 @@ QString cpSideText(const char* which, const CompareSide& side) {
 }
 
 void cpDrawTable(PanelCanvas& canvas, const QString& title, const CompareTable& table,
-                 std::size_t maxRows) {
+                 double pageShare) {
     canvas.heading(QString::fromStdString(
         fill("%1: %2 changed, %3 added, %4 removed, %5 unchanged",
              {title.toStdString(), std::to_string(table.changed), std::to_string(table.added),
               std::to_string(table.removed), std::to_string(table.unchanged)})));
-    const auto boxes = drawPanelTable(canvas, cpTable(QString(), table), maxRows);
+    if (table.items.empty() && table.unchanged == 0) {
+        canvas.paragraph(QObject::tr("(none on either side)"), TextRole::Label, true);
+        return;
+    }
+    const auto boxes = drawPanelTable(canvas, cpTable(QString(), table), pageShare);
     for (std::size_t r = 0; r < boxes.size() && r < table.items.size(); ++r)
         canvas.addHit(PanelHit::onItem(boxes[r], QString::fromStdString(table.items[r].name)));
 }
@@ -99,9 +103,9 @@ void ComparePanel::draw(PanelCanvas& canvas) const {
                               "(nested ops count in their callers); by |Δ total|, largest first.",
                               {cli::compareBasisText(c)})),
                      TextRole::Label, !c.perRankAverage);
-    cpDrawTable(canvas, tr("Kernels"), c.kernels,
-                panelTableRowsIn(canvas, 0.45 * canvas.remaining()));
-    cpDrawTable(canvas, tr("Operators"), c.operators, kDockedTableRows);
+    // On a picture the kernels leave the operators room, when there are any to list.
+    cpDrawTable(canvas, tr("Kernels"), c.kernels, c.operators.items.empty() ? 0.85 : 0.55);
+    cpDrawTable(canvas, tr("Operators"), c.operators, 1.0);
 }
 
 void ComparePanel::render(QPainter& painter, const QRectF& bounds) const {

@@ -17,8 +17,7 @@ void LaunchPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) c
               formatCount(l.longLaunches, "long launch", "long launches"),
               formatCount(l.longDelays, "long delay", "long delays")})));
     const std::vector<AnalysisTable> t = tables();
-    const auto perKernel = drawPanelTable(canvas, panelTable(t[0]),
-                                          panelTableRowsIn(canvas, 0.45 * canvas.remaining()));
+    const auto perKernel = drawPanelTable(canvas, panelTable(t[0]), 0.55);
     for (std::size_t r = 0; r < perKernel.size(); ++r)
         canvas.addHit(
             PanelHit::onKernel(perKernel[r], QString::fromStdString(l.perKernel[r].name)));

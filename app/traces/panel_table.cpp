@@ -35,6 +35,10 @@ PanelTable panelTable(const AnalysisTable& table) {
 
 namespace {
 
+// Pixels added to every measured width: the wrapping layout rounds glyph advances, so a
+// column exactly as wide as its text could still break it.
+constexpr double kPtSlack = 2.0;
+
 // Column widths for `avail` pixels: every cell on one line; headers on one line when the
 // table fits, else wrapped at their spaces; the wrapping column takes what is left.
 // `narrowest`: the least width the table can take (what a dock must scroll to), which does not
@@ -46,14 +50,14 @@ std::vector<double> ptColumnWidths(const PanelTable& t, std::size_t rowsShown, c
     const QFontMetricsF cm(cell), hm(head);
     std::vector<double> cellMax(n, 0.0), headFull(n, 0.0), headWord(n, 0.0);
     for (std::size_t c = 0; c < n; ++c) {
-        headFull[c] = hm.horizontalAdvance(t.headers[c]);
+        headFull[c] = hm.horizontalAdvance(t.headers[c]) + kPtSlack;
         // The words wrapText may break between: a unit stays with its number ("p50 (µs)").
         for (const QString& w : glueUnits(t.headers[c]).text.split(' '))
-            headWord[c] = std::max(headWord[c], hm.horizontalAdvance(w) + 1.0);
+            headWord[c] = std::max(headWord[c], hm.horizontalAdvance(w) + kPtSlack);
     }
     for (std::size_t r = 0; r < rowsShown; ++r)
         for (std::size_t c = 0; c < n && c < t.rows[r].size(); ++c)
-            cellMax[c] = std::max(cellMax[c], cm.horizontalAdvance(t.rows[r][c]));
+            cellMax[c] = std::max(cellMax[c], cm.horizontalAdvance(t.rows[r][c]) + kPtSlack);
     if (wrap < 0) { // the text column with the widest cell
         double widest = 0.0;
         for (std::size_t c = 0; c < n; ++c)
@@ -89,15 +93,7 @@ std::vector<double> ptColumnWidths(const PanelTable& t, std::size_t rowsShown, c
 
 } // namespace
 
-std::size_t panelTableRowsIn(const PanelCanvas& canvas, double height) {
-    if (!canvas.bounded())
-        return kDockedTableRows;
-    const double row = 1.4 * QFontMetricsF(canvas.font(TextRole::Label)).lineSpacing();
-    return static_cast<std::size_t>(std::max(3.0, height / row));
-}
-
-std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table,
-                                   std::size_t maxRows) {
+std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table, double pageShare) {
     if (!table.title.isEmpty())
         canvas.heading(table.title);
     const Theme& theme = canvas.theme();
@@ -114,7 +110,9 @@ std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table,
         return boxes;
     }
     // Rows that could be drawn: a bounded page holds at most its height in single lines.
-    std::size_t shown = std::min(table.rows.size(), maxRows);
+    // The bottom this table stops at: its share of what is left of a bounded page.
+    const double bottom = canvas.bounded() ? canvas.y() + pageShare * canvas.remaining() : 0.0;
+    std::size_t shown = std::min(table.rows.size(), kDockedTableRows);
     if (canvas.bounded())
         shown = std::min(shown, static_cast<std::size_t>(std::max(0.0, canvas.remaining() / line)));
     int wrap = table.wrapColumn;
@@ -148,7 +146,6 @@ std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table,
 
     const QColor stripe = mixColors(theme.background, theme.foreground, 0.05);
     const double moreLine = line + 2 * padY;
-    const double bottom = canvas.bounded() ? canvas.y() + canvas.remaining() : 0.0;
     std::size_t drawn = 0;
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& row = table.rows[r];

@@ -29,11 +29,9 @@ PanelTable panelTable(const AnalysisTable& table);
 
 // Draws `table` at the canvas cursor and moves it past the table. Returns the box of each
 // row drawn (index = row), so a panel can make the rows clickable; rows not drawn are absent.
+// `pageShare`: on a bounded page, the share of the height left that the table may take (a
+// panel with two tables leaves the second its room); ignored on a docked page.
 std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table,
-                                   std::size_t maxRows = kDockedTableRows);
-
-// How many one-line rows fit in `height` pixels (at least 3), for a panel that splits a
-// bounded page between tables; kDockedTableRows on a docked page.
-std::size_t panelTableRowsIn(const PanelCanvas& canvas, double height);
+                                   double pageShare = 1.0);
 
 } // namespace wb

@@ -8,8 +8,7 @@ namespace wb {
 void PerRankPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const {
     const std::vector<AnalysisTable> t = tables();
     // The ranks first, in at most 40 % of an export's page, so the steps get the rest.
-    const auto rankRows = drawPanelTable(canvas, panelTable(t[0]),
-                                         panelTableRowsIn(canvas, 0.4 * canvas.remaining()));
+    const auto rankRows = drawPanelTable(canvas, panelTable(t[0]), 0.4);
     for (std::size_t r = 0; r < rankRows.size(); ++r)
         canvas.addHit(PanelHit::onRank(rankRows[r], analysis.perRank[r].whole.rank));
     // per_step's rows follow perRank's steps in order (TraceAnalysis::tables).
