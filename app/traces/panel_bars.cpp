@@ -41,8 +41,9 @@ std::vector<QRectF> drawStackedBars(PanelCanvas& canvas, const StackedBars& bars
             shown = std::min(shown, static_cast<std::size_t>(
                                         std::max(0.0, (canvas.remaining() - 2 * line) / rowH)));
     }
-    canvas.needWidth(noteBelow ? labelW + gap + std::max(minBar, noteW)
-                               : labelW + noteW + minBar + 2 * gap);
+    // The narrowest layout (note under the bar), whatever this page's width: a dock sized to
+    // it can still shrink back to it.
+    canvas.needWidth(labelW + gap + std::max(minBar, noteW));
     const double barX = canvas.left() + labelW + gap;
     const double barW = noteBelow ? std::max(minBar, canvas.width() - labelW - gap)
                                   : std::max(minBar, canvas.width() - labelW - noteW - 2 * gap);
