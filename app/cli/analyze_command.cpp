@@ -1,9 +1,12 @@
-// warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]: every
-// analysis of scenarios/analysis (trace_analysis.h) over the traces given, as the ranks of
-// one job, printed as aligned tables, one JSON object or one CSV per table. Files are read
-// as `import` reads them (importAll); a file that fails is named on stderr and the exit code
-// is 2, the others are still analysed. No QApplication: it runs on headless boxes.
+// warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]
+// [--png DIR] [--svg DIR] [--theme light|dark]: every analysis of scenarios/analysis
+// (trace_analysis.h) over the traces given, as the ranks of one job, printed as aligned
+// tables, one JSON object or one CSV per table, and drawn as the Traces workspace's pictures
+// (cli/analyze_pictures.h). Files are read as `import` reads them (importAll); a file that
+// fails is named on stderr and the exit code is 2, the others are still analysed. Without
+// --png/--svg no QApplication is made: it runs on headless boxes; with them, offscreen.
 #include "analysis/trace_analysis.h"
+#include "cli/analyze_pictures.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
 #include "cli/ranked_traces.h"
@@ -15,13 +18,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 namespace wb::cli {
 
 namespace {
 
 const char* const kAnalyzeUsage =
-    "usage: warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]";
+    "usage: warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]\n"
+    "                         [--png DIR] [--svg DIR] [--theme light|dark]";
 
 // A --range bound in µs of the trace's clock, to exact ns.
 std::int64_t anRangeBoundNs(const std::string& text) {
@@ -39,6 +44,7 @@ struct AnalyzeOptions {
     bool json = false;
     std::string csvDir;
     AnalysisRange range;
+    PictureOptions pictures;
 };
 
 AnalyzeOptions anParseOptions(const std::vector<std::string>& words) {
@@ -63,6 +69,8 @@ AnalyzeOptions anParseOptions(const std::vector<std::string>& words) {
             i += 2;
             if (o.range.toNs <= o.range.fromNs)
                 throw CliError("analyze: --range END_US must be after START_US");
+        } else if (parsePictureOption(words, i, o.pictures, kAnalyzeUsage)) {
+            continue;
         } else if (w.size() > 1 && w[0] == '-') {
             throw CliError(std::string("analyze: unknown option '")
                                .append(w)
@@ -112,7 +120,9 @@ int runAnalyze(const std::vector<std::string>& words) {
     std::vector<RankInput> ranks;
     for (const auto* t : ranked.traces)
         ranks.push_back({.store = &t->store, .rank = *t->rank});
-    const TraceAnalysis analysis = analyseTraces(ranks, opt.range, ranked.worldSize);
+    const auto shared =
+        std::make_shared<const TraceAnalysis>(analyseTraces(ranks, opt.range, ranked.worldSize));
+    const TraceAnalysis& analysis = *shared;
     const std::vector<AnalysisTable> tables = analysis.tables();
 
     if (opt.json) {
@@ -154,6 +164,12 @@ int runAnalyze(const std::vector<std::string>& words) {
     }
     if (!opt.csvDir.empty())
         anWriteCsv(opt.csvDir, tables, !opt.json);
+    std::vector<PictureRank> pictureRanks;
+    for (const RankInput& r : ranks)
+        pictureRanks.push_back({.store = r.store, .rank = r.rank});
+    for (const std::string& path : writeAnalysisPictures(opt.pictures, pictureRanks, shared))
+        if (!opt.json)
+            std::cout << "wrote " << path << "\n";
     std::cout.flush(); // the report, then the errors
     return reportImportErrors(outcome);
 }

@@ -4,6 +4,7 @@
 #include "cli/analyze_compare.h"
 
 #include "analysis/trace_compare.h"
+#include "cli/analyze_pictures.h"
 #include "cli/arguments.h"
 #include "cli/cli_error.h"
 #include "cli/commands.h"
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -27,6 +29,7 @@ namespace {
 
 const char* const kCompareUsage =
     "usage: warpboard analyze --compare BEFORE AFTER [--json] [--csv DIR] [--top N]\n"
+    "                         [--png DIR] [--svg DIR] [--theme light|dark]\n"
     "       BEFORE and AFTER: a trace file or a folder of rank files each";
 
 constexpr int kCmpDefaultTop = 20;
@@ -96,20 +99,18 @@ std::string cmpAlign(const std::vector<std::vector<std::string>>& rows) {
     return out;
 }
 
-std::string cmpTableText(const std::string& title, const CompareTable& table, int top) {
-    std::ostringstream out;
-    out << title << ": " << table.changed << " changed, " << table.added << " added, "
-        << table.removed << " removed, " << table.unchanged << " unchanged\n";
-    if (table.items.empty() && table.unchanged == 0) {
-        out << "  (none on either side)\n";
-        return out.str();
-    }
+} // namespace
+
+std::size_t compareRowsShown(const CompareTable& table, int top) {
+    return top > 0 ? std::min<std::size_t>(table.items.size(), static_cast<std::size_t>(top))
+                   : table.items.size();
+}
+
+std::vector<std::vector<std::string>> compareTableRows(const CompareTable& table, int top) {
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"status", "count before", "count after", "Δ count", "total before",
                     "total after", "Δ total", "Δ %", "name"});
-    const std::size_t shown =
-        top > 0 ? std::min<std::size_t>(table.items.size(), static_cast<std::size_t>(top))
-                : table.items.size();
+    const std::size_t shown = compareRowsShown(table, top);
     for (std::size_t i = 0; i < shown; ++i) {
         const CompareItem& item = table.items[i];
         rows.push_back({compareStatusName(item.status), cmpCount(item.beforeCount),
@@ -127,14 +128,29 @@ std::string cmpTableText(const std::string& title, const CompareTable& table, in
                     cmpDuration(total.afterNs), cmpSignedDuration(total.deltaNs()),
                     cmpRelative(total),
                     table.unchanged > 0 ? "(every item, unchanged ones included)" : ""});
-    out << cmpAlign(rows);
+    return rows;
+}
+
+namespace {
+
+std::string cmpTableText(const std::string& title, const CompareTable& table, int top) {
+    std::ostringstream out;
+    out << title << ": " << table.changed << " changed, " << table.added << " added, "
+        << table.removed << " removed, " << table.unchanged << " unchanged\n";
+    if (table.items.empty() && table.unchanged == 0) {
+        out << "  (none on either side)\n";
+        return out.str();
+    }
+    out << cmpAlign(compareTableRows(table, top));
+    const std::size_t shown = compareRowsShown(table, top);
     if (shown < table.items.size())
         out << "  … " << table.items.size() - shown << " more (--top 0 lists all)\n";
     return out.str();
 }
 
-// "2 ranks (a.json, b.json)"; a long list keeps its first two and its last.
-std::string cmpSideText(const CompareSide& side) {
+} // namespace
+
+std::string compareSideText(const CompareSide& side) {
     std::string files;
     const std::size_t n = side.files.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -148,18 +164,20 @@ std::string cmpSideText(const CompareSide& side) {
     return formatCount(side.ranks, "rank", "ranks") + " (" + files + ")";
 }
 
-std::string cmpBasisText(const TraceComparison& c) {
+std::string compareBasisText(const TraceComparison& c) {
     if (c.perRankAverage)
         return fill("per-rank averages (%1 ranks before, %2 after)",
                     {std::to_string(c.before.ranks), std::to_string(c.after.ranks)});
     return fill("sums over %1", {formatCount(c.before.ranks, "rank", "ranks")});
 }
 
+namespace {
+
 std::string cmpText(const TraceComparison& c, int top) {
     std::ostringstream out;
-    out << "before: " << cmpSideText(c.before) << "\n";
-    out << "after:  " << cmpSideText(c.after) << "\n";
-    out << "Figures are " << cmpBasisText(c)
+    out << "before: " << compareSideText(c.before) << "\n";
+    out << "after:  " << compareSideText(c.after) << "\n";
+    out << "Figures are " << compareBasisText(c)
         << "; names match exactly; operator times are inclusive (nested ops count in their "
            "callers); by |Δ total|, largest first.\n\n";
     out << cmpTableText("Kernels", c.kernels, top) << "\n";
@@ -299,7 +317,15 @@ int runAnalyzeCompare(const std::vector<std::string>& words) {
     // --compare takes two values; Arguments takes one, so BEFORE is its value and AFTER the
     // one positional left.
     const Arguments args(words, {"json"});
-    args.requireKnown({"compare", "json", "csv", "top"}, "analyze --compare");
+    args.requireKnown({"compare", "json", "csv", "top", "png", "svg", "theme"},
+                      "analyze --compare");
+    PictureOptions pictures;
+    pictures.pngDir = args.value("png").value_or("");
+    pictures.svgDir = args.value("svg").value_or("");
+    pictures.theme = args.value("theme").value_or("light");
+    if (pictures.theme != "light" && pictures.theme != "dark")
+        throw CliError("analyze: --theme '" + pictures.theme +
+                       "' is not allowed; allowed: light|dark");
     const auto before = args.value("compare");
     if (!before || args.positionals().size() != 1)
         throw CliError(std::string("analyze: --compare needs two paths, BEFORE and AFTER\n") +
@@ -314,7 +340,8 @@ int runAnalyzeCompare(const std::vector<std::string>& words) {
         reportImportErrors(a.outcome);
         return kUsageExitCode;
     }
-    const TraceComparison c = compareTraces(b.inputs, a.inputs);
+    const auto shared = std::make_shared<const TraceComparison>(compareTraces(b.inputs, a.inputs));
+    const TraceComparison& c = *shared;
     if (const auto dir = args.value("csv")) {
         std::error_code ec;
         std::filesystem::create_directories(*dir, ec);
@@ -325,6 +352,10 @@ int runAnalyzeCompare(const std::vector<std::string>& words) {
         std::cout << dumpSummary(cmpJson(c)) << "\n";
     else
         std::cout << cmpText(c, top);
+    // Like --csv's files, the pictures are named unless stdout is JSON.
+    for (const std::string& path : writeComparePictures(pictures, shared))
+        if (!args.flag("json"))
+            std::cout << "wrote " << path << "\n";
     return 0;
 }
 

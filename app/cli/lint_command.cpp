@@ -7,6 +7,7 @@
 #include "engine/number_format.h"
 #include "engine/registry.h"
 #include "engine/scenario.h"
+#include "lint/panel_lint.h"
 #include "lint/slide_lint.h"
 #include "platform.h"
 
@@ -49,8 +50,8 @@ std::pair<int, int> parseShard(const std::string& text) {
 } // namespace
 
 int runLint(const std::vector<std::string>& words, int argc, char** argv) {
-    const Arguments args(words, {"json"});
-    args.requireKnown({"size", "scenario", "json", "shard"}, "lint");
+    const Arguments args(words, {"json", "panels"});
+    args.requireKnown({"size", "scenario", "json", "shard", "panels"}, "lint");
     if (!args.positionals().empty())
         throw CliError("unexpected argument '" + args.positionals().front() + "' for lint");
     std::vector<QSize> sizes;
@@ -59,7 +60,11 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
     if (sizes.empty())
         sizes = {{1280, 720}, {1920, 1080}};
     std::vector<const Scenario*> scenarios;
-    if (auto id = args.value("scenario")) {
+    // The Traces workspace's panels: with --panels alone, and in a whole run's first shard.
+    bool panels = args.flag("panels");
+    if (panels) {
+        // --panels: no scenario
+    } else if (auto id = args.value("scenario")) {
         scenarios.push_back(&requireScenario(*id));
     } else {
         const auto& all = allScenarios();
@@ -68,6 +73,7 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
         for (std::size_t i = 0; i < all.size(); ++i)
             if (static_cast<int>(i % static_cast<std::size_t>(n)) == k)
                 scenarios.push_back(all[i].get());
+        panels = k == 0;
     }
     const auto app = startApplication(argc, argv);
     QApplication::setStyle(QStyleFactory::create("Fusion"));
@@ -80,6 +86,11 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
     std::vector<SlideFinding> found;
     for (const Scenario* s : scenarios) {
         auto f = lintScenario(*s, sizes);
+        found.insert(found.end(), std::make_move_iterator(f.begin()),
+                     std::make_move_iterator(f.end()));
+    }
+    if (panels) {
+        auto f = lintPanels(sizes);
         found.insert(found.end(), std::make_move_iterator(f.begin()),
                      std::make_move_iterator(f.end()));
     }
@@ -99,7 +110,8 @@ int runLint(const std::vector<std::string>& words, int argc, char** argv) {
                       << std::lround(b.height()) << "\n";
         }
         std::cout << found.size() << " findings in " << scenarios.size()
-                  << (scenarios.size() == 1 ? " scenario" : " scenarios") << "\n";
+                  << (scenarios.size() == 1 ? " scenario" : " scenarios")
+                  << (panels ? " and the Traces panels" : "") << "\n";
     }
     return found.empty() ? 0 : 1;
 }

@@ -19,12 +19,14 @@ Usage:
       Render step N of scenario ID offscreen (no display needed). --size defaults to
       1920x1080; --t is the moment within the step, 0…1 (default 1, the step's end).
       SVG output keeps text as text. --present lays the slide out as presentation mode.
-  warpboard lint [--size WxH ...] [--scenario ID | --shard K/N] [--json]
+  warpboard lint [--size WxH ...] [--scenario ID | --shard K/N | --panels] [--json]
       Render every step of every scenario (defaults, each parameter at its minimum and
       maximum, presentation mode) at 1280x720 and 1920x1080 (or each --size) and report
       text that cannot be read: elided, below the size floor, outside the slide,
       overlapping, or crossing a shape's edge. --json prints {"findings": [...]}.
-      --shard K/N lints every Nth scenario from the Kth. Exit 1 when there is a finding.
+      --shard K/N lints every Nth scenario from the Kth. A whole run (and its shard 0)
+      also lints the Traces workspace's panels as exported; --panels lints only them.
+      Exit 1 when there is a finding.
   warpboard record all|ID --out DIR [--quick] [--device N]
       Run the GPU scenarios' kernels on this machine's GPU and write DIR/<id>.json
       (Trace JSON with the device's provenance). Exit 3 when there is no GPU: nothing is
@@ -42,6 +44,7 @@ Usage:
       each trace's object) compute_us, comm_us, wait_us, overlap_pct, idle_us.
       Files are read N at a time (--jobs, default: one per core); the output is the same.
   warpboard analyze FILE|FOLDER... [--json] [--csv DIR] [--range START_US END_US]
+                    [--png DIR] [--svg DIR] [--theme light|dark]
       Analyse the traces as the ranks of one job (files and folders as import reads
       them): per rank and per ProfilerStep compute, comm, exposed comm, overlap, idle,
       wait and step time; idle / compute / non-compute per rank; idle time per stream
@@ -51,17 +54,23 @@ Usage:
       {"ranks", "per_rank", "temporal_breakdown", "idle_breakdown", "kernel_breakdown",
       "launch_stats", "stragglers", "triage", "files"}; --csv DIR writes one CSV per
       table; --range keeps [START, END) µs of each trace's own clock, clipping intervals.
+      --png DIR / --svg DIR draw the Traces workspace without a display, at 1920x1080:
+      timeline (the ranks' GPU streams, straggler candidates first) and one picture per
+      panel (per_rank, step_heatmap, temporal, idle, kernels, launch_stats, stragglers,
+      verdict); --theme dark for the dark theme.
       A file that cannot be read is named on stderr, exit 2; the rest are analysed.
   warpboard import --generate healthy|straggler|fabric|overlap --out DIR [--ranks N]
                    [--seed S] [--straggler-rank R]
       Write the slowdown lesson's generated (modeled) Kineto traces, DIR/rank-K.json.
   warpboard analyze --compare BEFORE AFTER [--json] [--csv DIR] [--top N]
+                    [--png DIR] [--svg DIR] [--theme light|dark]
       What changed between two runs (each a trace file or a folder of rank files): per
       kernel and per CPU operator (matched by exact name), added, removed and changed in
       count and total time, by |Δ total|, with totals; sums over the ranks, per-rank
       averages when the two rank counts differ. Text shows the top N rows (default 20;
       0: all); --json prints {"before", "after", "kernels", "operators", "totals"}; --csv
       writes DIR/kernels.csv and DIR/operators.csv. Every file must read (else exit 2).
+      --png / --svg DIR draw the comparison panel as DIR/compare.png / .svg.
   warpboard calc MODEL [--key value ...] [--json]
       Compute a model and print one JSON object (with --json) or key: value lines.
   warpboard --help | --version

@@ -6,6 +6,7 @@
 // (the same AnalysisTable text `analyze --csv` writes) and its picture through render(),
 // which the PNG/SVG exports and `analyze --png/--svg` use at 1920×1080.
 #include "analysis/analysis_table.h"
+#include "drawing/theme.h"
 
 #include <QRectF>
 #include <QString>
@@ -37,6 +38,8 @@ public:
     virtual std::vector<AnalysisTable> tables() const = 0;
     // Draws the panel as exported into `bounds` (any QPaintDevice: QImage, QSvgGenerator).
     virtual void render(QPainter& painter, const QRectF& bounds) const = 0;
+    // The colours it draws and exports with (light until set): the workspace passes the app's.
+    virtual void setTheme(const Theme& theme) { (void)theme; }
 
 signals:
     // A click on a kernel (kernel breakdown, launch statistics): select its instances.

@@ -68,6 +68,10 @@ nlohmann::ordered_json AnalysisTable::json() const {
     return a;
 }
 
+std::string AnalysisTable::cellText(std::size_t row, std::size_t column) const {
+    return anCellText(rows[row][column], columns[column].decimals);
+}
+
 std::string AnalysisTable::csv() const {
     std::string out;
     for (std::size_t c = 0; c < columns.size(); ++c)

@@ -29,6 +29,9 @@ struct AnalysisTable {
     nlohmann::ordered_json json() const; // an array of row objects
     std::string csv() const;             // header row, then one line per row
     std::string text() const;            // title, aligned columns with units
+    // One cell as the readable report prints it (the column's decimals): the panels of the
+    // Traces workspace show the same text.
+    std::string cellText(std::size_t row, std::size_t column) const;
 };
 
 } // namespace wb

@@ -1,0 +1,34 @@
+#include "traces/temporal_panel.h"
+
+#include "analysis/trace_analysis.h"
+#include "engine/number_format.h"
+#include "engine/sentence.h"
+#include "traces/panel_bars.h"
+
+namespace wb {
+
+void TemporalPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const {
+    canvas.paragraph(tr("Shares of each rank's GPU window (first to last GPU activity); "
+                        "non-compute is communication and memory work nothing computing hid."),
+                     TextRole::Label, true);
+    const Theme& theme = canvas.theme();
+    StackedBars bars;
+    bars.series = {tr("idle"), tr("compute"), tr("non-compute")};
+    bars.colours = {mixColors(theme.muted, theme.background, 0.35), theme.seriesColor(0),
+                    theme.seriesColor(1)};
+    bars.more = tr(" (all in temporal_breakdown.csv)");
+    for (const TemporalBreakdown& b : analysis.temporal) {
+        StackedRow row;
+        row.label = QString::fromStdString(fill("rank %1", {std::to_string(b.rank)}));
+        row.values = {b.idleUs, b.computeUs, b.nonComputeUs};
+        row.note = QString::fromStdString(
+            fill("idle %1 · compute %2 · non-compute %3 of %4",
+                 {formatPercent(b.idlePct), formatPercent(b.computePct),
+                  formatPercent(b.nonComputePct), formatSi(b.windowUs * 1e-6, "s", 4)}));
+        row.rank = b.rank;
+        bars.rows.push_back(std::move(row));
+    }
+    drawStackedBars(canvas, bars, 400);
+}
+
+} // namespace wb
