@@ -267,6 +267,7 @@ void MainWindow::buildMenus() {
     file->addAction(m_traces->compareFilesAction());
     file->addAction(m_traces->compareFolderAction());
     file->addAction(m_traces->closeComparisonAction());
+    file->addAction(m_traces->exportAction());
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export step…"), this, &MainWindow::exportDialog);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));

@@ -61,6 +61,14 @@ void AnalysisJob::cancel() {
         m_run->cancel.store(true);
 }
 
+void AnalysisJob::reset() {
+    if (m_run) // its result lands nowhere: the watcher sees a different m_run
+        m_run->cancel.store(true);
+    m_run.reset();
+    m_running = false;
+    m_result.reset();
+}
+
 void AnalysisJob::collect() {
     const auto analysis = m_run->watcher->result();
     const bool wasCancelled = m_run->cancel.load() || !analysis;

@@ -25,6 +25,8 @@ public:
     void start(const TraceSet& set, const AnalysisRange& range);
     // Stops the running computation; the last result stays.
     void cancel();
+    // Stops the running computation and forgets the last result (other files are open).
+    void reset();
     bool isRunning() const { return m_running; }
     // Fraction done in [0, 1] of the running computation.
     double progress() const { return m_progress->load(); }

@@ -12,6 +12,16 @@ TraceSet TraceSet::fromImported(const ImportedSet& imported) {
     return set;
 }
 
+TraceSet TraceSet::fromBatch(const std::vector<std::shared_ptr<const ImportResult>>& batch) {
+    std::vector<std::shared_ptr<const ImportResult>> traces;
+    for (const auto& r : batch)
+        if (dynamic_cast<const ChromeTraceResult*>(r.get()) != nullptr)
+            traces.push_back(r);
+    ImportedSet imported;
+    imported.addBatch(traces);
+    return fromImported(imported);
+}
+
 long TraceSet::worldSize() const {
     long size = 0;
     for (const ImportedTrace& t : traces)

@@ -19,6 +19,8 @@ struct TraceSet {
 
     // The traces of `imported` (already ranked), and their files.
     static TraceSet fromImported(const ImportedSet& imported);
+    // The traces among `batch` (files read together), ranked as an import ranks them.
+    static TraceSet fromBatch(const std::vector<std::shared_ptr<const ImportResult>>& batch);
     bool empty() const { return traces.empty(); }
     // The largest distributedInfo.world_size, else 0 (triageVerdict's "unknown").
     long worldSize() const;

@@ -64,7 +64,8 @@ TracesWorkspace::TracesWorkspace(QWidget* parent, PanelFactory panels)
     , m_progressTick(new QTimer(this))
     , m_compareFiles(new QAction(tr("Compare with &files…"), this))
     , m_compareFolder(new QAction(tr("Compare with f&older…"), this))
-    , m_closeCompare(new QAction(tr("Close &comparison"), this)) {
+    , m_closeCompare(new QAction(tr("Close &comparison"), this))
+    , m_exportAction(new QAction(tr("E&xport panels…"), this)) {
     setWindowFlags(Qt::Widget); // a child of the main window, docking inside itself
     setDockNestingEnabled(true);
     setObjectName("tracesWorkspace");
@@ -105,6 +106,16 @@ TracesWorkspace::TracesWorkspace(QWidget* parent, PanelFactory panels)
     connect(m_compareFiles, &QAction::triggered, this, [this] { compareDialog(false); });
     connect(m_compareFolder, &QAction::triggered, this, [this] { compareDialog(true); });
     connect(m_closeCompare, &QAction::triggered, this, &TracesWorkspace::closeComparison);
+    m_exportAction->setObjectName("exportPanels");
+    m_exportAction->setToolTip(tr("Write every panel's tables as CSV and each panel and the "
+                                  "timeline as PNG and SVG (1920×1080) into a folder"));
+    connect(m_exportAction, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export panels into"));
+        if (dir.isEmpty())
+            return;
+        const QString err = exportPanels(dir);
+        Q_EMIT message(err.isEmpty() ? tr("Exported the panels into %1").arg(dir) : err);
+    });
 
     m_empty->setObjectName("tracesEmpty");
     m_empty->setAlignment(Qt::AlignCenter);
@@ -203,8 +214,12 @@ void TracesWorkspace::openSet(const TraceSet& set) {
     m_straggler.reset();
     m_verdictLine.clear();
     m_timeline->setHighlightedName({});
-    for (AnalysisPanel* p : m_panels)
+    m_job->reset(); // the figures of other files
+    m_progressTick->stop();
+    for (AnalysisPanel* p : m_panels) {
+        p->setProgress(-1.0);
         p->setAnalysis(nullptr);
+    }
     {
         // A new set starts over: its whole span, no selection (the old one meant other files).
         const QSignalBlocker quiet(m_timeline);
@@ -220,7 +235,6 @@ void TracesWorkspace::openSet(const TraceSet& set) {
 
 void TracesWorkspace::closeSet() {
     openSet(TraceSet{});
-    m_job->cancel();
 }
 
 // While comparing, both timelines reach as far as the longer set lasts (from each one's own
@@ -367,6 +381,7 @@ void TracesWorkspace::updateBar() {
     m_compareFiles->setEnabled(!m_set.empty() && !m_afterImport->isRunning());
     m_compareFolder->setEnabled(m_compareFiles->isEnabled());
     m_closeCompare->setEnabled(isComparing());
+    m_exportAction->setEnabled(!m_set.empty());
 }
 
 // ---- panel requests -------------------------------------------------------------------------
@@ -430,21 +445,16 @@ void TracesWorkspace::compareDialog(bool folder) {
 }
 
 void TracesWorkspace::afterImported(const ImportBatch& batch) {
-    ImportedSet imported;
-    std::vector<std::shared_ptr<const ImportResult>> traces;
-    for (const auto& r : batch.results)
-        if (dynamic_cast<const ChromeTraceResult*>(r.get()) != nullptr)
-            traces.push_back(r);
-    imported.addBatch(traces);
+    const TraceSet after = TraceSet::fromBatch(batch.results);
     updateBar();
-    if (batch.cancelled || imported.traces.empty()) {
+    if (batch.cancelled || after.empty()) {
         QString why = batch.cancelled ? tr("cancelled") : tr("no profiler traces read");
         if (!batch.failures.isEmpty())
             why += ": " + batch.failures.join("; ");
         Q_EMIT compareFinished(false, tr("Compare: %1").arg(why));
         return;
     }
-    setAfterSet(TraceSet::fromImported(imported));
+    setAfterSet(after);
     QString msg = tr("Comparing with %1").arg(twQs(ranksText(m_after)));
     if (!batch.failures.isEmpty())
         msg += " — " + tr("not opened: %1").arg(batch.failures.join("; "));

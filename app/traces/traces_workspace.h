@@ -85,6 +85,7 @@ public:
     QAction* compareFilesAction() const { return m_compareFiles; }
     QAction* compareFolderAction() const { return m_compareFolder; }
     QAction* closeComparisonAction() const { return m_closeCompare; }
+    QAction* exportAction() const { return m_exportAction; }
 
 signals:
     // A panel's "why this verdict?": open the lesson on these files.
@@ -137,6 +138,7 @@ private:
     QAction* m_compareFiles;
     QAction* m_compareFolder;
     QAction* m_closeCompare;
+    QAction* m_exportAction;
     bool m_quiet = false;    // the workspace itself moves the selection: not the user's
     bool m_aligning = false; // one timeline follows the other
     int m_compareRun = 0;    // the newest comparison; older ones land nowhere

@@ -24,14 +24,10 @@ const TimelineFrame& workspaceFrame64() {
         config.stragglerRank = 17;
         config.steps = 10;
         config.layers = 24;
-        std::vector<std::shared_ptr<const ImportResult>> batch;
-        for (const auto& t : generateImportedTraces(config))
-            batch.push_back(t);
-        ImportedSet imported;
-        imported.addBatch(batch);
+        const auto traces = generateImportedTraces(config);
         TimelineFrame f;
         f.title = "Your traces: 64 ranks";
-        f.lanes = TraceSet::fromImported(imported).lanes(17L);
+        f.lanes = TraceSet::fromBatch({traces.begin(), traces.end()}).lanes(17L);
         return f;
     }();
     return frame;
