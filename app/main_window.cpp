@@ -639,10 +639,12 @@ void MainWindow::importDone(const ImportBatch& batch) {
     });
     try {
         // Profiler traces open the Traces workspace; the other formats their lessons.
-        if (traces)
+        if (traces) {
             openTraces();
-        else
+        } else {
+            showLessons(); // the traces stay open in their workspace
             showImportedData(batch);
+        }
     } catch (const std::exception& e) {
         // A story that rejects the data throws while it is built, before the open session
         // is replaced: putting the earlier inputs back is all it takes.

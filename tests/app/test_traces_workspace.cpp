@@ -483,14 +483,22 @@ private slots:
     }
 
     void otherFormatsStillOpenTheirLessons() {
+        const QString ncu = QString(WB_TEST_DATA) + "/import/ncu_rtx5070_saxpy.csv";
         MainWindow w;
-        w.openInitial(findScenario("ring-allreduce"), 0, false);
-        QSignalSpy spy(&w, &MainWindow::importFinished);
-        QVERIFY(w.importFiles({QString(WB_TEST_DATA) + "/import/ncu_rtx5070_saxpy.csv"}));
-        QVERIFY(waitFor(spy).first);
+        QVERIFY(openInWindow(w, {ncu}));
         QVERIFY(!w.isShowingTraces());
         QVERIFY(!w.findChild<QAction*>("showTraces")->isEnabled());
         QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
+        // With traces open, a CSV still goes to its lesson, and the traces stay open.
+        QTemporaryDir dir;
+        writeRanks(dir.path(), TriageCase::Healthy, 2);
+        QVERIFY(openInWindow(w, {dir.path()}));
+        QVERIFY(w.isShowingTraces());
+        QVERIFY(openInWindow(w, {ncu}));
+        QVERIFY(!w.isShowingTraces());
+        QCOMPARE(QString::fromStdString(w.session()->scenario().id()), QString("roofline"));
+        QCOMPARE(w.traces()->set().traces.size(), std::size_t(2));
+        QVERIFY(w.findChild<QAction*>("showTraces")->isEnabled());
     }
 
     void panelsAndTheTimelineExport() {
@@ -542,6 +550,15 @@ private slots:
         QVERIFY(ws.timeline()->width() >= 640);
         if (const QByteArray out = qgetenv("WB_SCREENSHOT_DIR"); !out.isEmpty())
             ws.grab().save(QString::fromLocal8Bit(out) + "/workspace_compare_1280x720.png");
+        // A scoped, highlighted view: the scope is named in the bar above the timelines.
+        const auto [lo, hi] = timeSpan(ws.timeline()->frame());
+        ws.timeline()->setSelection(lo + (hi - lo) / 3, lo + (hi - lo) / 2);
+        ws.highlightKernel(QString::fromStdString(
+            ws.analysis() ? ws.analysis()->kernels.top.front().name : std::string()));
+        QTRY_VERIFY_WITH_TIMEOUT(ws.analysis() && ws.analysis()->range.bounded(), 30000);
+        QVERIFY(ws.findChild<QLabel*>("traceScope")->text().contains("ms"));
+        if (const QByteArray out = qgetenv("WB_SCREENSHOT_DIR"); !out.isEmpty())
+            ws.grab().save(QString::fromLocal8Bit(out) + "/workspace_scoped_1280x720.png");
     }
 };
 

@@ -2,7 +2,8 @@
 // 64 generated Kineto ranks (the straggler case, 10 ProfilerSteps of 24 layers each, imported
 // through the real importer and laned as the workspace lanes them: "rank N", the straggler
 // emphasised), whole trace and while panning (a new window every frame, so every row is
-// re-sliced). Budget: 8 ms a frame.
+// re-sliced). Budget: 8 ms a frame. And the analysis every panel waits for (budget: 1 s).
+#include "analysis/trace_analysis.h"
 #include "drawing/theme.h"
 #include "timeline/timeline_view.h"
 #include "traces/trace_set.h"
@@ -16,8 +17,8 @@ using namespace wb;
 
 namespace {
 
-const TimelineFrame& workspaceFrame64() {
-    static const TimelineFrame frame = [] {
+const TraceSet& workspaceSet64() {
+    static const TraceSet set = [] {
         TraceGeneratorConfig config;
         config.triageCase = TriageCase::Straggler;
         config.ranks = 64;
@@ -25,9 +26,16 @@ const TimelineFrame& workspaceFrame64() {
         config.steps = 10;
         config.layers = 24;
         const auto traces = generateImportedTraces(config);
+        return TraceSet::fromBatch({traces.begin(), traces.end()});
+    }();
+    return set;
+}
+
+const TimelineFrame& workspaceFrame64() {
+    static const TimelineFrame frame = [] {
         TimelineFrame f;
         f.title = "Your traces: 64 ranks";
-        f.lanes = TraceSet::fromBatch({traces.begin(), traces.end()}).lanes(17L);
+        f.lanes = workspaceSet64().lanes(17L);
         return f;
     }();
     return frame;
@@ -70,7 +78,17 @@ void BM_TracesWorkspace_64Ranks_TimelinePan(benchmark::State& state) {
     paintWorkspaceTimeline(state, true);
 }
 
+// What the panels wait for after an import: the whole trace's analysis (AnalysisJob's work).
+void BM_TracesWorkspace_64Ranks_Analysis(benchmark::State& state) {
+    const TraceSet& set = workspaceSet64();
+    for (auto _ : state) {
+        const TraceAnalysis a = analyseTraces(set.rankInputs(), AnalysisRange{}, set.worldSize());
+        benchmark::DoNotOptimize(a.triage.verdict.data());
+    }
+}
+
 } // namespace
 
 BENCHMARK(BM_TracesWorkspace_64Ranks_Timeline)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TracesWorkspace_64Ranks_TimelinePan)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TracesWorkspace_64Ranks_Analysis)->Unit(benchmark::kMillisecond);
