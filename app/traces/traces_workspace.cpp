@@ -319,6 +319,7 @@ void TracesWorkspace::analysisLanded() {
     }
     updateBar();
     Q_EMIT analysisShown();
+    applyScope(); // a selection made while the whole trace was being analysed
 }
 
 void TracesWorkspace::analysisCancelled() {
@@ -344,6 +345,10 @@ void TracesWorkspace::applyScope() {
         range.toNs = m_timeline->selectionEndNs();
     }
     if (range.fromNs == m_range.fromNs && range.toNs == m_range.toNs && m_job->result())
+        return;
+    // The whole trace's verdict names the straggler on the timeline: let that first run land
+    // (analysisLanded comes back here) rather than supersede it.
+    if (m_job->isRunning() && !m_range.bounded() && m_verdictLine.empty())
         return;
     m_range = range;
     runAnalysis();

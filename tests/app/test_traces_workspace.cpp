@@ -255,6 +255,21 @@ private slots:
         QCOMPARE(totalKernelUs(*probe(ws, 0)->shown), totalKernelUs(whole));
     }
 
+    // A selection made before the first analysis lands does not lose the whole trace's
+    // verdict (the straggler's lane), and still scopes the panels once it has landed.
+    void anEarlySelectionWaitsForTheVerdict() {
+        TracesWorkspace ws(nullptr, probePanels);
+        const TraceSet set = generatedSet(TriageCase::Straggler);
+        ws.openSet(set);
+        const auto [lo, hi] = timeSpan(ws.timeline()->frame());
+        ws.timeline()->setSelection(lo + (hi - lo) / 4, lo + (hi - lo) / 2);
+        QTRY_VERIFY_WITH_TIMEOUT(probe(ws, 0)->shown && probe(ws, 0)->shown->range.bounded(),
+                                 30000);
+        QVERIFY(ws.timeline()->frame().lanes[3].emphasis);
+        QCOMPARE(probe(ws, 0)->shown->range.fromNs, lo + (hi - lo) / 4);
+        QVERIFY(ws.timeline()->hasSelection()); // the verdict's redraw kept it
+    }
+
     void aKernelPickedInAPanelIsOutlinedOnTheTimeline() {
         TracesWorkspace ws(nullptr, probePanels);
         ws.resize(1280, 720);
