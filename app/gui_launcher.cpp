@@ -166,6 +166,8 @@ int runGui(const std::vector<std::string>& words, int argc, char** argv) {
         for (const auto& f : files)
             paths << QString::fromStdString(f);
         window.importFiles(paths);
+    } else {
+        window.restoreTraces(); // the traces open when the window last closed, if any
     }
     if (args.flag("present"))
         window.setPresentation(true);

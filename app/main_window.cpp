@@ -17,6 +17,8 @@
 #include "stage/pen_overlay.h"
 #include "stage/playback_bar.h"
 #include "step_exporter.h"
+#include "traces/trace_set.h"
+#include "traces/traces_workspace.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -40,13 +42,16 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <utility>
 
 namespace wb {
 
@@ -66,7 +71,10 @@ MainWindow::MainWindow(QWidget* parent)
     , m_import(new ImportJob(this))
     , m_importBox(new QWidget)
     , m_importProgress(new QProgressBar)
-    , m_importTick(new QTimer(this)) {
+    , m_importTick(new QTimer(this))
+    , m_stack(new QStackedWidget)
+    , m_lessonsPage(nullptr)
+    , m_traces(new TracesWorkspace) {
     setWindowTitle("Warpboard");
     QApplication::setStyle(QStyleFactory::create("Fusion"));
 
@@ -76,7 +84,11 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(m_slide, 1);
     layout->addWidget(m_bar);
-    setCentralWidget(central);
+    // The lessons and the Traces workspace share the centre; one shows at a time.
+    m_lessonsPage = central;
+    m_stack->addWidget(central);
+    m_stack->addWidget(m_traces);
+    setCentralWidget(m_stack);
     m_pen = new PenOverlay(m_slide);
     m_blank = new QWidget(central);
     m_blank->setAutoFillBackground(true);
@@ -132,6 +144,18 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_import, &ImportJob::finished, this, &MainWindow::importDone);
     setAcceptDrops(true);
+
+    connect(m_traces, &TracesWorkspace::explainRequested, this, &MainWindow::explainInLesson);
+    connect(m_traces, &TracesWorkspace::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_traces, &TracesWorkspace::compareFinished, this,
+            [this](bool ok, const QString& text) {
+                statusBar()->showMessage(text, 15000);
+                if (ok)
+                    QSettings().setValue("traces/after", m_traces->afterSet().paths);
+            });
+    connect(m_traces->closeComparisonAction(), &QAction::triggered, this,
+            [] { QSettings().remove("traces/after"); });
 
     connect(m_browser, &ScenarioBrowser::scenarioChosen, this,
             [this](const QString& id) { openScenario(id); });
@@ -209,6 +233,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_dark = settings.value("theme").toString() == "dark";
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
+    m_traces->restoreState(settings.value("traces/layout").toByteArray());
     if (settings.value("geometry").isNull()) {
         resize(1440, 900);
         resizeDocks({m_docks[0], m_docks[1]}, {250, 400}, Qt::Horizontal);
@@ -238,6 +263,12 @@ void MainWindow::buildMenus() {
         file->addAction(tr("&Close imported files"), this, &MainWindow::closeImportedFiles);
     m_closeImported->setEnabled(false);
     file->addSeparator();
+    // Compare the open traces with a second set ("after"), in the Traces workspace.
+    file->addAction(m_traces->compareFilesAction());
+    file->addAction(m_traces->compareFolderAction());
+    file->addAction(m_traces->closeComparisonAction());
+    file->addAction(m_traces->exportAction());
+    file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export step…"), this, &MainWindow::exportDialog);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setShortcutContext(Qt::ApplicationShortcut);
@@ -250,6 +281,27 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    // Lessons or the user's traces: the two places of the window.
+    auto* modes = new QActionGroup(this);
+    m_showLessons = view->addAction(tr("&Lessons"), this, &MainWindow::showLessons);
+    m_showLessons->setObjectName("showLessons");
+    m_showLessons->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_showTraces = view->addAction(tr("&Traces"), this, &MainWindow::showTraces);
+    m_showTraces->setObjectName("showTraces");
+    m_showTraces->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    m_showTraces->setToolTip(tr("Your profiler traces: every rank's timeline and the analyses"));
+    for (QAction* a : {m_showLessons, m_showTraces}) {
+        a->setCheckable(true);
+        modes->addAction(a);
+    }
+    m_showLessons->setChecked(true);
+    m_showTraces->setEnabled(false); // until traces are open
+    m_modeBar = addToolBar(tr("Lessons or traces"));
+    m_modeBar->setObjectName("modeBar");
+    m_modeBar->setMovable(false);
+    m_modeBar->addAction(m_showLessons);
+    m_modeBar->addAction(m_showTraces);
+    view->addSeparator();
     QAction* present = view->addAction(tr("&Presentation mode"));
     present->setShortcut(Qt::Key_F5);
     present->setShortcutContext(Qt::ApplicationShortcut);
@@ -416,6 +468,7 @@ void MainWindow::applyTheme() {
     QApplication::setPalette(theme.palette());
     m_slide->setTheme(theme);
     m_pen->setTheme(theme);
+    m_traces->setTheme(theme);
 }
 
 bool MainWindow::isBlanked() const {
@@ -428,9 +481,12 @@ void MainWindow::setPresentation(bool on) {
             enterFullScreen();
         return;
     }
+    if (on)
+        showLessons(); // presentation mode shows a lesson's slides
     m_presenting = on;
     if (on)
         m_stateBeforePresenting = saveState();
+    m_modeBar->setVisible(!on);
     for (QDockWidget* d : m_docks)
         d->setVisible(!on);
     menuBar()->setVisible(!on);
@@ -565,6 +621,7 @@ void MainWindow::importDone(const ImportBatch& batch) {
         return;
     }
     if (batch.results.empty()) {
+        m_restoreAfter.clear();
         // What the user had open stays as it was; the dialog says which files, where, why.
         const QString failures = batch.failures.join("\n");
         statusBar()->showMessage(tr("Import failed: %1").arg(batch.failures.join("; ")), 15000);
@@ -577,8 +634,17 @@ void MainWindow::importDone(const ImportBatch& batch) {
     ScenarioInputs inputs = *m_inputs;
     inputs.imported.addBatch(batch.results);
     setInputs(std::move(inputs));
+    const bool traces = std::any_of(batch.results.begin(), batch.results.end(), [](const auto& r) {
+        return dynamic_cast<const ChromeTraceResult*>(r.get()) != nullptr;
+    });
     try {
-        showImportedData(batch);
+        // Profiler traces open the Traces workspace; the other formats their lessons.
+        if (traces) {
+            openTraces();
+        } else {
+            showLessons(); // the traces stay open in their workspace
+            showImportedData(batch);
+        }
     } catch (const std::exception& e) {
         // A story that rejects the data throws while it is built, before the open session
         // is replaced: putting the earlier inputs back is all it takes.
@@ -606,6 +672,70 @@ void MainWindow::importDone(const ImportBatch& batch) {
     }
     statusBar()->showMessage(msg, 15000);
     Q_EMIT importFinished(true, msg);
+}
+
+void MainWindow::openTraces() {
+    m_traces->openSet(TraceSet::fromImported(m_inputs->imported));
+    QStringList paths;
+    for (const QString& p : m_traces->set().paths)
+        paths << QFileInfo(p).absoluteFilePath();
+    QSettings settings;
+    settings.setValue("traces/before", paths);
+    settings.remove("traces/after");
+    m_showTraces->setEnabled(true);
+    showTraces();
+    if (!m_restoreAfter.isEmpty())
+        m_traces->compareWith(std::exchange(m_restoreAfter, {}));
+}
+
+void MainWindow::showTraces() {
+    if (!m_traces->hasSet()) {
+        m_showLessons->setChecked(true);
+        return;
+    }
+    m_showTraces->setChecked(true);
+    if (m_showingTraces)
+        return;
+    // The lesson docks make no sense beside traces: hidden, and back as they were.
+    m_lessonDocks = saveState();
+    for (QDockWidget* d : m_docks)
+        d->hide();
+    m_stack->setCurrentWidget(m_traces);
+    m_showingTraces = true;
+    setWindowTitle(tr("Warpboard — Traces"));
+}
+
+void MainWindow::showLessons() {
+    m_showLessons->setChecked(true);
+    if (!m_showingTraces)
+        return;
+    m_stack->setCurrentWidget(m_lessonsPage);
+    m_showingTraces = false;
+    restoreState(m_lessonDocks);
+    if (m_session)
+        setWindowTitle("Warpboard — " + QString::fromStdString(m_session->scenario().title()));
+}
+
+// "Why this verdict?": the lesson on these very files, at its step about them; the View menu
+// (or Ctrl+2) goes back to the workspace.
+void MainWindow::explainInLesson(const QString& scenarioId) {
+    if (!findScenario(scenarioId.toStdString()))
+        return;
+    showLessons();
+    openScenario(scenarioId, 0);
+    if (const int step = firstImportedStep(m_session->story()); step >= 0)
+        m_playback->goToStep(step, false);
+    statusBar()->showMessage(tr("The lesson on your traces; View → Traces (Ctrl+2) goes back"),
+                             8000);
+}
+
+bool MainWindow::restoreTraces() {
+    QSettings settings;
+    const QStringList before = settings.value("traces/before").toStringList();
+    if (before.isEmpty())
+        return false;
+    m_restoreAfter = settings.value("traces/after").toStringList();
+    return importFiles(before);
 }
 
 void MainWindow::showImportFailures(const QString& summary, const QStringList& failures) {
@@ -657,6 +787,12 @@ void MainWindow::closeImportedFiles() {
     inputs.imported = ImportedSet();
     setInputs(std::move(inputs));
     m_closeImported->setEnabled(false);
+    m_traces->closeSet();
+    showLessons();
+    m_showTraces->setEnabled(false);
+    QSettings settings;
+    settings.remove("traces/before");
+    settings.remove("traces/after");
     reopenSession();
     statusBar()->showMessage(tr("Closed the imported files"), 5000);
 }
@@ -684,38 +820,67 @@ void MainWindow::openFolderDialog() {
     importFiles({folder}); // its profiler files, as `warpboard FOLDER` opens them
 }
 
-QStringList MainWindow::recentFiles() const {
-    return QSettings().value("recentFiles").toStringList();
+QList<QStringList> MainWindow::recentSets() const {
+    QSettings settings;
+    QList<QStringList> sets;
+    for (const QVariant& v : settings.value("recentSets").toList())
+        if (const QStringList set = v.toStringList(); !set.isEmpty())
+            sets << set;
+    if (sets.isEmpty()) // earlier versions kept one entry per file
+        for (const QString& file : settings.value("recentFiles").toStringList())
+            sets << QStringList{file};
+    return sets;
 }
 
+QStringList MainWindow::recentFiles() const {
+    QStringList files;
+    for (const QStringList& set : recentSets())
+        files << set;
+    return files;
+}
+
+// One entry per set opened together (the ranks of a job), newest first, ten at most.
 void MainWindow::rememberRecent(const QStringList& paths) {
-    QStringList recent = recentFiles();
-    for (const QString& p : paths) {
-        const QString abs = QFileInfo(p).absoluteFilePath();
-        recent.removeAll(abs);
-        recent.prepend(abs);
-    }
-    while (recent.size() > 10)
-        recent.removeLast();
-    QSettings().setValue("recentFiles", recent);
+    QStringList set;
+    for (const QString& p : paths)
+        set << QFileInfo(p).absoluteFilePath();
+    QList<QStringList> sets = recentSets();
+    sets.removeAll(set);
+    sets.prepend(set);
+    while (sets.size() > 10)
+        sets.removeLast();
+    QVariantList stored;
+    for (const QStringList& s : sets)
+        stored << s;
+    QSettings settings;
+    settings.setValue("recentSets", stored);
+    settings.remove("recentFiles");
 }
 
 void MainWindow::fillRecentMenu() {
     m_recentMenu->clear();
-    const QStringList recent = recentFiles();
-    for (const QString& path : recent) {
-        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
-                                             [this, path] { importFiles({path}); });
-        a->setToolTip(path);
-        a->setStatusTip(path);
-        a->setEnabled(QFileInfo::exists(path));
+    const QList<QStringList> sets = recentSets();
+    for (const QStringList& set : sets) {
+        const QString first = QFileInfo(set.front()).fileName();
+        const QString label =
+            set.size() == 1
+                ? first
+                : tr("%1 and %n more", nullptr, static_cast<int>(set.size() - 1)).arg(first);
+        QAction* a = m_recentMenu->addAction(label, this, [this, set] { importFiles(set); });
+        a->setToolTip(set.join('\n'));
+        a->setStatusTip(QFileInfo(set.front()).absolutePath());
+        a->setEnabled(std::any_of(set.begin(), set.end(),
+                                  [](const QString& p) { return QFileInfo::exists(p); }));
     }
-    if (recent.isEmpty())
+    if (sets.isEmpty())
         m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
     else {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear the list"), this,
-                                [] { QSettings().remove("recentFiles"); });
+        m_recentMenu->addAction(tr("Clear the list"), this, [] {
+            QSettings settings;
+            settings.remove("recentSets");
+            settings.remove("recentFiles");
+        });
     }
 }
 
@@ -769,8 +934,8 @@ void MainWindow::showShortcutHelp() {
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_slide && event->type() == QEvent::Resize)
         m_pen->setGeometry(m_slide->rect());
-    if (watched == centralWidget() && event->type() == QEvent::Resize)
-        m_blank->setGeometry(centralWidget()->rect());
+    if (watched == m_lessonsPage && event->type() == QEvent::Resize)
+        m_blank->setGeometry(m_lessonsPage->rect());
     if (watched == m_slide && event->type() == QEvent::Paint && !m_firstFrameSeen) {
         m_firstFrameSeen = true;
         QTimer::singleShot(0, this, &MainWindow::firstFramePainted); // after this paint ends
@@ -783,7 +948,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (m_presenting)
         setPresentation(false);
     settings.setValue("geometry", saveGeometry());
-    settings.setValue("windowState", saveState());
+    // The lesson docks as the lessons show them, whichever place is showing.
+    settings.setValue("windowState", m_showingTraces ? m_lessonDocks : saveState());
+    settings.setValue("traces/layout", m_traces->saveState());
     QMainWindow::closeEvent(event);
 }
 

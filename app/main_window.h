@@ -14,6 +14,8 @@ class QListWidget;
 class QDockWidget;
 class QMenu;
 class QProgressBar;
+class QStackedWidget;
+class QToolBar;
 class QToolButton;
 class QTimer;
 
@@ -28,6 +30,7 @@ class PlaybackBar;
 class PlaybackController;
 class ScenarioBrowser;
 class SlideWidget;
+class TracesWorkspace;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -71,7 +74,20 @@ public:
     ImportJob* importJob() const { return m_import; }
     // Forgets every imported file; the lessons go back to their own data.
     void closeImportedFiles();
+    // Every file in Open recent, newest set first.
     QStringList recentFiles() const;
+    // Open recent's entries: the files of each set opened together, newest first.
+    QList<QStringList> recentSets() const;
+
+    // Profiler traces open in the Traces workspace, beside the lessons; the View menu and
+    // the mode bar switch between the two.
+    TracesWorkspace* traces() const { return m_traces; }
+    bool isShowingTraces() const { return m_showingTraces; }
+    void showTraces();
+    void showLessons();
+    // Reopens the trace set (and the "after" set) open when the window last closed; false
+    // when there was none. A file that has gone is named in the import dialog, the rest open.
+    bool restoreTraces();
 
 signals:
     void liveRunFinished(bool ok, const QString& message);
@@ -103,6 +119,9 @@ private:
     void showImportFailures(const QString& summary, const QStringList& failures);
     void showImportedData(const ImportBatch& batch);
     void rememberRecent(const QStringList& paths);
+    // The batch's traces (now in the inputs) go to the Traces workspace.
+    void openTraces();
+    void explainInLesson(const QString& scenarioId);
     void fillRecentMenu();
     void reopenSession();
     // Replaces the window's inputs; the open session keeps its own until reopened.
@@ -137,6 +156,15 @@ private:
     QTimer* m_importTick;
     QMenu* m_recentMenu = nullptr;
     QAction* m_closeImported = nullptr;
+    QStackedWidget* m_stack;
+    QWidget* m_lessonsPage;
+    TracesWorkspace* m_traces;
+    QToolBar* m_modeBar = nullptr;
+    QAction* m_showLessons = nullptr;
+    QAction* m_showTraces = nullptr;
+    bool m_showingTraces = false;
+    QByteArray m_lessonDocks;   // the lesson docks' layout while the workspace hides them
+    QStringList m_restoreAfter; // the "after" set to reopen once the restored set is open
 };
 
 } // namespace wb

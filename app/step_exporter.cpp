@@ -8,6 +8,7 @@
 #include <QLayout>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <functional>
 
 namespace wb {
 
@@ -57,40 +58,46 @@ QImage renderStage(const Frames& frames, const Theme& theme, QSize size) {
     return image;
 }
 
-QString exportStep(const ExportRequest& r) {
-    const QString suffix = QFileInfo(r.path).suffix().toLower();
+QString writePicture(const QString& path, QSize size, const QColor& background,
+                     const QString& title, const std::function<void(QPainter&)>& draw) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != "png" && suffix != "svg")
-        return "cannot export to '" + r.path + "': the file name must end in .png or .svg";
-    if (r.size.width() < 64 || r.size.height() < 64 || r.size.width() > 16384 ||
-        r.size.height() > 16384)
+        return "cannot export to '" + path + "': the file name must end in .png or .svg";
+    if (size.width() < 64 || size.height() < 64 || size.width() > 16384 || size.height() > 16384)
         return "export size must be between 64x64 and 16384x16384";
 
     if (suffix == "png") {
-        QImage image(r.size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(r.theme.background);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(background);
         {
             QPainter p(&image);
-            renderSlide(p, r);
+            draw(p);
         }
-        if (!image.save(r.path, "PNG"))
-            return "cannot write '" + r.path + "'";
+        if (!image.save(path, "PNG"))
+            return "cannot write '" + path + "'";
         return {};
     }
     QSvgGenerator svg;
-    svg.setFileName(r.path);
-    svg.setSize(r.size);
-    svg.setViewBox(QRect(QPoint(0, 0), r.size));
-    svg.setTitle(r.text.scenarioTitle + " — " + r.text.stepTitle);
+    svg.setFileName(path);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle(title);
     svg.setDescription("Exported by Warpboard");
     {
         QPainter p;
         if (!p.begin(&svg))
-            return "cannot write '" + r.path + "'";
-        renderSlide(p, r);
+            return "cannot write '" + path + "'";
+        draw(p);
     }
-    if (!QFileInfo::exists(r.path))
-        return "cannot write '" + r.path + "'";
+    if (!QFileInfo::exists(path))
+        return "cannot write '" + path + "'";
     return {};
+}
+
+QString exportStep(const ExportRequest& r) {
+    return writePicture(r.path, r.size, r.theme.background,
+                        r.text.scenarioTitle + " — " + r.text.stepTitle,
+                        [&r](QPainter& p) { renderSlide(p, r); });
 }
 
 } // namespace wb

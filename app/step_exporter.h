@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QSize>
 #include <QString>
+#include <functional>
 
 namespace wb {
 
@@ -35,5 +36,11 @@ QImage renderStage(const Frames& frames, const Theme& theme, QSize size);
 
 // Returns an empty string on success, else a message naming the problem.
 QString exportStep(const ExportRequest& request);
+
+// The one PNG/SVG writer (by `path`'s suffix) behind exportStep and the Traces workspace's
+// exports: `draw` paints a picture of `size` (a PNG starts filled with `background`).
+// Returns an error naming the problem, or "".
+QString writePicture(const QString& path, QSize size, const QColor& background,
+                     const QString& title, const std::function<void(QPainter&)>& draw);
 
 } // namespace wb

@@ -56,7 +56,7 @@ void picWrite(const PictureOptions& o, const QString& stem, const QString& title
         if (!QDir().mkpath(QString::fromStdString(*dir)))
             throw CliError(prefixed("analyze: cannot create ", *dir));
         const QString path = QDir(QString::fromStdString(*dir)).filePath(stem + suffix);
-        const QString error = writePicture(path, kPictureSize, title, draw);
+        const QString error = writeBoundedPicture(path, kPictureSize, title, draw);
         if (!error.isEmpty())
             throw CliError("analyze: " + error.toStdString());
         written.push_back(path.toStdString());

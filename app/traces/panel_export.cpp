@@ -1,40 +1,21 @@
 #include "traces/panel_export.h"
 
+#include "step_exporter.h"
 #include "traces/analysis_panel.h"
 
 #include <QDir>
 #include <QFile>
-#include <QImage>
 #include <QPainter>
-#include <QSvgGenerator>
 
 namespace wb {
 
-QString writePicture(const QString& path, QSize size, const QString& title,
-                     const PictureDraw& draw) {
+QString writeBoundedPicture(const QString& path, QSize size, const QString& title,
+                            const PictureDraw& draw) {
     const QRectF bounds(QPointF(0, 0), size);
-    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(bounds);
-        svg.setTitle(title);
-        {
-            QPainter painter;
-            if (!painter.begin(&svg))
-                return QStringLiteral("cannot write %1").arg(path);
-            draw(painter, bounds);
-        }
-        return QFile::exists(path) ? QString() : QStringLiteral("cannot write %1").arg(path);
-    }
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
+    return writePicture(path, size, Qt::white, title, [&draw, bounds](QPainter& painter) {
         painter.setRenderHint(QPainter::Antialiasing);
         draw(painter, bounds);
-    }
-    return image.save(path) ? QString() : QStringLiteral("cannot write %1").arg(path);
+    });
 }
 
 PanelExport exportPanel(const AnalysisPanel& panel, const QString& dir, unsigned formats,
@@ -62,8 +43,9 @@ PanelExport exportPanel(const AnalysisPanel& panel, const QString& dir, unsigned
         if (!(formats & flag))
             continue;
         const QString path = folder.filePath(panel.panelId() + suffix);
-        out.error = writePicture(path, size, panel.title(),
-                                 [&panel](QPainter& p, const QRectF& b) { panel.render(p, b); });
+        out.error =
+            writeBoundedPicture(path, size, panel.title(),
+                                [&panel](QPainter& p, const QRectF& b) { panel.render(p, b); });
         if (!out.error.isEmpty())
             return out;
         out.written << path;

@@ -23,10 +23,11 @@ struct PanelExport {
 };
 
 // Draws a picture of `size` with `draw` into `path`: PNG or SVG by its suffix (SVG keeps text
-// as text). Returns an empty string on success, else the message.
+// as text), through the one writer (writePicture, step_exporter.h), for a draw that takes
+// the picture's bounds. Returns an empty string on success, else the message.
 using PictureDraw = std::function<void(QPainter& painter, const QRectF& bounds)>;
-QString writePicture(const QString& path, QSize size, const QString& title,
-                     const PictureDraw& draw);
+QString writeBoundedPicture(const QString& path, QSize size, const QString& title,
+                            const PictureDraw& draw);
 
 // `formats`: PanelFormat flags. The folder is created when missing.
 PanelExport exportPanel(const AnalysisPanel& panel, const QString& dir, unsigned formats,

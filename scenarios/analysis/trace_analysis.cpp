@@ -76,31 +76,50 @@ void anAppendStats(Row& row, const DurationStats& d) {
 } // namespace
 
 TraceAnalysis analyseTraces(const std::vector<RankInput>& ranks, const AnalysisRange& range,
-                            long worldSize) {
+                            long worldSize, const AnalysisControl& control) {
     TraceAnalysis a;
     a.range = range;
+    // Progress by parts: the per-rank passes (launches and steps, then idle) weigh by rank,
+    // the cross-rank analyses a share each.
+    const double n = static_cast<double>(std::max<std::size_t>(1, ranks.size()));
+    const auto report = [&control](double done) {
+        if (control.progress)
+            control.progress(std::min(1.0, done));
+    };
+    const auto stop = [&control] { return control.cancelled && control.cancelled(); };
     std::vector<std::vector<std::uint32_t>> launches;
     std::vector<StepAssignment> steps;
     for (const RankInput& r : ranks) {
+        if (stop())
+            return a;
         a.ranks.push_back(r.rank);
         launches.push_back(launchOfEvents(*r.store));
         steps.push_back(assignSteps(*r.store, launches.back(), range));
+        report(0.4 * static_cast<double>(steps.size()) / n);
     }
     a.perRank = breakdownRanks(ranks, steps, range);
+    report(0.6);
     std::vector<RankFigures> whole;
     for (const RankBreakdown& r : a.perRank) {
         whole.push_back(r.whole);
         a.temporal.push_back(temporalBreakdown(r.whole));
     }
     for (std::size_t i = 0; i < ranks.size(); ++i) {
+        if (stop())
+            return a;
         const auto rows = idleBreakdown(ranks[i], launches[i], range);
         a.idle.insert(a.idle.end(), rows.begin(), rows.end());
+        report(0.6 + 0.2 * static_cast<double>(i + 1) / n);
     }
+    if (stop())
+        return a;
     a.kernels = kernelBreakdown(ranks, range);
+    report(0.9);
     a.launches = launchStats(ranks, launches, range);
     a.stragglers = stragglerCandidates(a.perRank);
     if (!whole.empty())
         a.triage = triageVerdict(whole, worldSize);
+    report(1.0);
     return a;
 }
 

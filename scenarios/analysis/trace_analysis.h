@@ -19,6 +19,7 @@
 #include "analysis/temporal_breakdown.h"
 #include "triage/triage_verdict.h"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -43,8 +44,17 @@ struct TraceAnalysis {
     nlohmann::ordered_json json() const;
 };
 
+// How a caller on another thread follows and stops a long analysis (the Traces workspace):
+// `progress` gets the fraction done in [0, 1] as ranks and analyses finish; `cancelled` is
+// polled between them, and once it answers true the analysis returns early, incomplete, for
+// the caller to drop. Both may be empty.
+struct AnalysisControl {
+    std::function<void(double)> progress;
+    std::function<bool()> cancelled;
+};
+
 // `ranks` in rank order; `worldSize` as triageVerdict takes it (0 when unknown).
 TraceAnalysis analyseTraces(const std::vector<RankInput>& ranks, const AnalysisRange& range,
-                            long worldSize);
+                            long worldSize, const AnalysisControl& control = {});
 
 } // namespace wb

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
+#include <QSignalSpy>
 #include <QTest>
 #include <memory>
 
@@ -135,6 +136,59 @@ std::shared_ptr<TraceStore> bigLane(int lane, int perStream) {
 class TestTimelineView : public QObject {
     Q_OBJECT
 private slots:
+    // A name picked elsewhere (an analysis panel's kernel): its instances, and only its, are
+    // outlined in the accent colour; a new frame keeps the name and finds it anew.
+    void aHighlightedNameOutlinesItsInstances() {
+        const Small t = smallTrace();
+        TimelineView view;
+        view.setFrame(frameOf(t, true));
+        view.resize(kSize);
+        const QColor accent = view.theme().accent;
+        const QImage before = render(view);
+        view.setHighlightedName("gemm");
+        QCOMPARE(view.highlightedCount(), std::size_t{4});
+        QCOMPARE(view.highlightedEvents(0).size(), std::size_t{3});
+        QCOMPARE(view.highlightedEvents(1).size(), std::size_t{1});
+        for (const std::uint32_t e : view.highlightedEvents(0))
+            QCOMPARE(t.rank0->strings().text(t.rank0->events()[e].name), std::string_view("gemm"));
+        const QImage after = render(view);
+        const int row = view.rowOf(0, t.s7);
+        // The 2-3 ms gemm is outlined; the all-reduce (another row, another name) is not.
+        QVERIFY(colourInRow(after, view, row, T0 + 2 * kMs, T0 + 3 * kMs, accent, 4) >
+                colourInRow(before, view, row, T0 + 2 * kMs, T0 + 3 * kMs, accent, 4) + 20);
+        const int comm = view.rowOf(0, t.s13);
+        QCOMPARE(colourInRow(after, view, comm, T0 + 5 * kMs + kMs / 4, T0 + 7 * kMs - kMs / 4,
+                             accent, 4),
+                 0);
+        view.setFrame(frameOf(t, false));
+        QCOMPARE(view.highlightedCount(), std::size_t{4});
+        view.setHighlightedName({});
+        QCOMPARE(view.highlightedCount(), std::size_t{0});
+        view.setHighlightedName("no such kernel");
+        QCOMPARE(view.highlightedCount(), std::size_t{0});
+    }
+
+    // The workspace follows the selection and the window through signals.
+    void selectionAndWindowAreSignalled() {
+        const Small t = smallTrace();
+        TimelineView view;
+        view.setFrame(frameOf(t));
+        view.resize(kSize);
+        QSignalSpy selection(&view, &TimelineView::selectionChanged);
+        QSignalSpy window(&view, &TimelineView::windowChanged);
+        view.setSelection(T0 + kMs, T0 + 2 * kMs);
+        QCOMPARE(selection.size(), 1);
+        view.clearSelection();
+        view.clearSelection(); // nothing left to clear: no second signal
+        QCOMPARE(selection.size(), 2);
+        view.setWindow(T0 + kMs, T0 + 3 * kMs);
+        QCOMPARE(window.size(), 1);
+        QCOMPARE(window.back().at(0).toLongLong(), T0 + kMs);
+        QTest::keyClick(&view, Qt::Key_W);
+        QCOMPARE(window.size(), 2);
+        QVERIFY(window.back().at(1).toLongLong() - window.back().at(0).toLongLong() < 2 * kMs);
+    }
+
     void eventsInTheirColoursRowsAndTimes() {
         const Small t = smallTrace();
         TimelineView view;

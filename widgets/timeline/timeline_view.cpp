@@ -68,6 +68,7 @@ void TimelineView::frameChanged(const TimelineFrame& /*previous*/) {
     m_hoverLinks.clear();
     m_drag = Drag::None;
     rebuildRows();
+    findHighlighted(); // the name stays picked; its instances are the new lanes'
 }
 
 void TimelineView::rebuildRows() {
@@ -336,6 +337,63 @@ void TimelineView::resizeEvent(QResizeEvent* event) {
 void TimelineView::setWindow(std::int64_t startNs, std::int64_t endNs) {
     m_axis.setWindow(startNs, endNs);
     update();
+    Q_EMIT windowChanged(m_axis.startNs(), m_axis.endNs());
+}
+
+void TimelineView::scrollToLane(int lane) {
+    const Layout l = layoutFor(QRectF(rect()));
+    if (lane < 0 || static_cast<std::size_t>(lane) >= l.laneTop.size())
+        return;
+    const double maxScroll = std::max(0.0, l.contentH - l.plot.height());
+    const double scrolled = std::clamp(m_scrollY, 0.0, maxScroll);
+    m_scrollY = std::clamp(l.laneTop[static_cast<std::size_t>(lane)] - l.plot.top() + scrolled, 0.0,
+                           maxScroll);
+    setHover(Hit{});
+    update();
+}
+
+// ---- highlight ----------------------------------------------------------------------------
+
+void TimelineView::setHighlightedName(const QString& name) {
+    m_highlightName = name;
+    findHighlighted();
+    update();
+}
+
+void TimelineView::findHighlighted() {
+    m_highlighted.assign(m_frame.lanes.size(), {});
+    if (m_highlightName.isEmpty())
+        return;
+    const std::string wanted = m_highlightName.toStdString();
+    for (std::size_t li = 0; li < m_frame.lanes.size(); ++li) {
+        const TraceStore* s = m_frame.lanes[li].store.get();
+        if (s == nullptr)
+            continue;
+        // Names are interned: find the id once, then compare ids.
+        std::uint32_t id = 0;
+        for (std::uint32_t i = 1; i < s->strings().size() && id == 0; ++i)
+            if (s->strings().text(i) == wanted)
+                id = i;
+        if (id == 0)
+            continue;
+        for (std::uint32_t e = 0; e < s->events().size(); ++e)
+            if (s->events()[e].name == id)
+                m_highlighted[li].push_back(e);
+    }
+}
+
+const std::vector<std::uint32_t>& TimelineView::highlightedEvents(int lane) const {
+    static const std::vector<std::uint32_t> none;
+    if (lane < 0 || static_cast<std::size_t>(lane) >= m_highlighted.size())
+        return none;
+    return m_highlighted[static_cast<std::size_t>(lane)];
+}
+
+std::size_t TimelineView::highlightedCount() const {
+    std::size_t n = 0;
+    for (const auto& lane : m_highlighted)
+        n += lane.size();
+    return n;
 }
 
 void TimelineView::setSelection(std::int64_t startNs, std::int64_t endNs) {
@@ -346,12 +404,16 @@ void TimelineView::setSelection(std::int64_t startNs, std::int64_t endNs) {
     m_selEndNs = endNs;
     refreshStats();
     update();
+    Q_EMIT selectionChanged();
 }
 
 void TimelineView::clearSelection() {
+    const bool had = m_hasSelection;
     m_hasSelection = false;
     m_stats = RangeSummary{};
     update();
+    if (had)
+        Q_EMIT selectionChanged();
 }
 
 void TimelineView::refreshStats() {
@@ -561,6 +623,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     }
     setHover(Hit{});
     update();
+    Q_EMIT windowChanged(m_axis.startNs(), m_axis.endNs());
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event) {
@@ -581,6 +644,7 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
     setHover(eventAt(pos));
     event->accept();
     update();
+    Q_EMIT windowChanged(m_axis.startNs(), m_axis.endNs());
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
@@ -623,6 +687,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         m_axis.pan(m_pressPos.x() - pos.x());
         setHover(Hit{});
         update();
+        Q_EMIT windowChanged(m_axis.startNs(), m_axis.endNs());
     } else {
         m_axis.setWidth(l.plot.width());
         const double px = std::clamp(pos.x() - l.plot.left(), 0.0, l.plot.width());
@@ -686,6 +751,7 @@ void TimelineView::paint(QPainter& painter, const QRectF& bounds) const {
     drawLegend(painter, l);
     drawAxis(painter, l, a);
     drawRows(painter, l, a);
+    drawHighlight(painter, l, a);
     drawHover(painter, l, a);
     drawStats(painter, l, a);
     painter.restore();
@@ -970,6 +1036,54 @@ void TimelineView::drawHover(QPainter& painter, const Layout& l, const TimelineA
         head.closeSubpath();
         painter.fillPath(head, m_theme.accent);
     }
+    painter.restore();
+}
+
+// The picked name's instances in the window, outlined; neighbours closer than two pixels
+// share one outline, so a dense kernel costs about one rectangle per pixel column.
+void TimelineView::drawHighlight(QPainter& painter, const Layout& l, const TimelineAxis& a) const {
+    if (highlightedCount() == 0)
+        return;
+    std::vector<QRectF> boxes;
+    for (std::size_t i = 0; i < m_shown.size(); ++i) {
+        const double top = l.rowTop[i];
+        if (top > l.plot.bottom() || top + l.rowH < l.plot.top())
+            continue;
+        const Row& r = m_rows[m_shown[i]];
+        const auto& matches = m_highlighted[static_cast<std::size_t>(r.lane)];
+        if (matches.empty())
+            continue;
+        const TraceStore& s = *m_frame.lanes[static_cast<std::size_t>(r.lane)].store;
+        const auto [first, last] = s.overlapping(r.track, a.startNs(), a.endNs());
+        double x0 = 0.0, x1 = -1.0;
+        const auto flush = [&] {
+            if (x1 >= x0)
+                boxes.emplace_back(x0, top + 1.0, std::max(2.0, x1 - x0), l.rowH - 2.0);
+        };
+        for (auto it = std::lower_bound(matches.begin(), matches.end(), first);
+             it != matches.end() && *it < last; ++it) {
+            const StoredEvent& e = s.events()[*it];
+            if (e.endNs() < a.startNs())
+                continue;
+            const double left = l.plot.left() + a.toPx(e.startNs);
+            const double right = std::max(l.plot.left() + a.toPx(e.endNs()), left + 1.0);
+            if (x1 >= x0 && left <= x1 + 2.0) {
+                x1 = std::max(x1, right);
+                continue;
+            }
+            flush();
+            x0 = left;
+            x1 = right;
+        }
+        flush();
+    }
+    if (boxes.empty())
+        return;
+    painter.save();
+    painter.setClipRect(l.plot);
+    painter.setPen(QPen(m_theme.accent, m_theme.lineWidth(2.0)));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRects(boxes.data(), static_cast<int>(boxes.size()));
     painter.restore();
 }
 

@@ -99,8 +99,25 @@ public:
     int lastRects() const { return m_lastRects; }
     std::uint64_t lastEvents() const { return m_lastEvents; }
 
+    // Every instance of one event name outlined in the accent colour (a kernel picked in an
+    // analysis panel); "" clears it. Instances are found by the name's exact text.
+    void setHighlightedName(const QString& name);
+    const QString& highlightedName() const { return m_highlightName; }
+    // The outlined events of `lane` (indexes into its store's events(), ascending).
+    const std::vector<std::uint32_t>& highlightedEvents(int lane) const;
+    std::size_t highlightedCount() const;
+
+    // Scrolls the rows so `lane`'s header is at the top of the plot (as far as they scroll).
+    void scrollToLane(int lane);
+
     QSize sizeHint() const override { return {1200, 640}; }
     QSize minimumSizeHint() const override { return {400, 240}; }
+
+signals:
+    // The selection was set, moved or cleared (by the mouse, a key or setSelection).
+    void selectionChanged();
+    // The window shown moved (zoom, pan, fit, setWindow).
+    void windowChanged(qint64 startNs, qint64 endNs);
 
 protected:
     void frameChanged(const TimelineFrame& previous) override;
@@ -150,6 +167,8 @@ private:
     void drawLegend(QPainter& painter, const Layout& l) const;
     std::vector<LegendEntry> legendEntries() const;
     void drawHover(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
+    void drawHighlight(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
+    void findHighlighted();
     void drawStats(QPainter& painter, const Layout& l, const TimelineAxis& axis) const;
 
     std::vector<Row> m_rows;          // every track with events, GPU first within a lane
@@ -164,6 +183,9 @@ private:
 
     Hit m_hover;
     std::vector<FlowLink> m_hoverLinks;
+
+    QString m_highlightName;
+    std::vector<std::vector<std::uint32_t>> m_highlighted; // per lane, ascending
 
     enum class Drag { None, Pan, Select };
     Drag m_drag = Drag::None;
