@@ -351,14 +351,18 @@ void MainWindow::buildShortcuts() {
             a->setEnabled(false);
             m_presentingOnly << a;
         }
+        return a;
     };
-    key(Qt::Key_Right, [this] { m_playback->next(); });
-    key(Qt::Key_Space, [this] { m_playback->next(); });
-    key(Qt::Key_Left, [this] { m_playback->previous(); });
-    key(Qt::Key_Home, [this] { m_playback->first(); });
-    key(Qt::Key_End, [this] { m_playback->last(); });
+    // The step keys move the lesson; while the Traces workspace shows they are off, so they
+    // neither step a hidden lesson nor take the keys from the workspace's views.
+    m_stepKeys << key(Qt::Key_Right, [this] { m_playback->next(); })
+               << key(Qt::Key_Space, [this] { m_playback->next(); })
+               << key(Qt::Key_Left, [this] { m_playback->previous(); })
+               << key(Qt::Key_Home, [this] { m_playback->first(); })
+               << key(Qt::Key_End, [this] { m_playback->last(); });
     for (int i = 1; i <= 9; ++i)
-        key(QKeySequence(Qt::Key_0 + i), [this, i] { m_playback->goToStep(i - 1, true); });
+        m_stepKeys << key(QKeySequence(Qt::Key_0 + i),
+                          [this, i] { m_playback->goToStep(i - 1, true); });
     key(
         Qt::Key_P,
         [this] {
@@ -702,6 +706,8 @@ void MainWindow::showTraces() {
         d->hide();
     m_stack->setCurrentWidget(m_traces);
     m_showingTraces = true;
+    for (QAction* a : m_stepKeys)
+        a->setEnabled(false);
     setWindowTitle(tr("Warpboard — Traces"));
 }
 
@@ -711,6 +717,8 @@ void MainWindow::showLessons() {
         return;
     m_stack->setCurrentWidget(m_lessonsPage);
     m_showingTraces = false;
+    for (QAction* a : m_stepKeys)
+        a->setEnabled(true);
     restoreState(m_lessonDocks);
     if (m_session)
         setWindowTitle("Warpboard — " + QString::fromStdString(m_session->scenario().title()));

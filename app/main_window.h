@@ -144,6 +144,7 @@ private:
     QLabel* m_device;
     QList<QDockWidget*> m_docks;
     QList<QAction*> m_presentingOnly;
+    QList<QAction*> m_stepKeys; // the lesson's step keys, off while the Traces workspace shows
     bool m_presenting = false;
     bool m_dark = false;
     bool m_firstFrameSeen = false;

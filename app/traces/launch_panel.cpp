@@ -10,8 +10,11 @@ namespace wb {
 void LaunchPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const {
     const LaunchStats& l = analysis.launches;
     canvas.paragraph(QString::fromStdString(
-        fill("%1 matched to their launch, %2 without one (traces without flows cannot match). "
-             "Outliers: %3, %4, %5.",
+        fill(l.unmatched > 0
+                 ? "%1 matched to their launch, %2 without one (a kernel is matched through its "
+                   "ac2g flow or its correlation id; this trace gives neither for those). "
+                   "Outliers: %3, %4, %5."
+                 : "%1 matched to their launch, %2 without one. Outliers: %3, %4, %5.",
              {formatCount(l.matched, "kernel", "kernels"), formatNumber(double(l.unmatched)),
               formatCount(l.shortKernels, "short kernel", "short kernels"),
               formatCount(l.longLaunches, "long launch", "long launches"),

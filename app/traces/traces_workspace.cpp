@@ -25,6 +25,7 @@
 #include <QResizeEvent>
 #include <QSettings>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -533,10 +534,20 @@ void TracesWorkspace::alignFrom(TimelineView* source) {
 void TracesWorkspace::setTheme(const Theme& theme) {
     m_timeline->setTheme(theme);
     m_afterView->setTheme(theme);
+    for (AnalysisPanel* p : m_panels)
+        p->setTheme(theme);
+    m_compare->setTheme(theme);
 }
 
 void TracesWorkspace::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
+    // Tabbed docks get their tab bars from QMainWindow's layout, which elides long titles
+    // ("Temporal brea…") by default: titles stay whole and the bar scrolls instead. The bars
+    // come and go as docks are moved, so this runs on every relayout of the window.
+    for (QTabBar* bar : findChildren<QTabBar*>()) {
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
+    }
     // Type follows the window as a slide's follows its height: 10 px floor at 720 px.
     const TypeScale type = TypeScale::forSlide(window()->height());
     m_timeline->setTypeScale(type);

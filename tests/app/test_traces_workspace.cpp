@@ -497,6 +497,27 @@ private slots:
         QVERIFY(w.isShowingTraces());
     }
 
+    // The lesson's step keys are off while the workspace shows: → does not step the hidden
+    // lesson; back in the lessons it steps again.
+    void stepKeysLeaveTheHiddenLessonAlone() {
+        QTemporaryDir dir;
+        writeRanks(dir.path(), TriageCase::Straggler, 4);
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openInWindow(w, {dir.path()}));
+        QVERIFY(w.isShowingTraces());
+        const int before = w.playback()->step();
+        QTest::keyClick(&w, Qt::Key_Right);
+        QTest::keyClick(&w, Qt::Key_End);
+        QCOMPARE(w.playback()->step(), before);
+        w.showLessons();
+        w.playback()->goToStep(0, false);
+        w.slide()->setFocus();
+        QTest::keyClick(&w, Qt::Key_Right);
+        QCOMPARE(w.playback()->step(), 1);
+    }
+
     void otherFormatsStillOpenTheirLessons() {
         const QString ncu = QString(WB_TEST_DATA) + "/import/ncu_rtx5070_saxpy.csv";
         MainWindow w;
