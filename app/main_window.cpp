@@ -17,6 +17,8 @@
 #include "stage/pen_overlay.h"
 #include "stage/playback_bar.h"
 #include "step_exporter.h"
+#include "summary/job_summary.h"
+#include "summary/summary_analysis.h"
 #include "traces/trace_set.h"
 #include "traces/traces_workspace.h"
 
@@ -146,6 +148,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
 
     connect(m_traces, &TracesWorkspace::explainRequested, this, &MainWindow::explainInLesson);
+    connect(m_traces, &TracesWorkspace::openTracesRequested, this, &MainWindow::importFiles);
     connect(m_traces, &TracesWorkspace::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(m_traces, &TracesWorkspace::compareFinished, this,
@@ -590,8 +593,10 @@ void MainWindow::runOnThisGpu() {
 }
 
 bool MainWindow::importFiles(const QStringList& paths) {
-    if (paths.isEmpty() || m_import->isRunning())
+    if (paths.isEmpty() || m_import->isRunning() || m_readingSummary)
         return false;
+    if (paths.size() == 1 && isJobSummaryPath(paths.front().toStdString()))
+        return openSummary(paths.front());
     if (!m_import->start(paths))
         return false;
     m_importProgress->setValue(0);
@@ -604,6 +609,67 @@ bool MainWindow::importFiles(const QStringList& paths) {
             m_importTick->start();
     });
     return true;
+}
+
+namespace {
+
+// What the worker thread hands back: the summary and what the panels draw, or why not.
+struct LoadedSummary {
+    std::shared_ptr<const JobSummary> summary;
+    std::shared_ptr<const TraceAnalysis> analysis;
+    QString error;
+};
+
+} // namespace
+
+bool MainWindow::openSummary(const QString& path) {
+    if (m_import->isRunning() || m_readingSummary)
+        return false;
+    m_readingSummary = true;
+    statusBar()->showMessage(tr("Opening the job summary %1…").arg(QFileInfo(path).fileName()));
+    auto* watcher = new QFutureWatcher<LoadedSummary>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const LoadedSummary loaded = watcher->result();
+        if (loaded.error.isEmpty())
+            m_traces->openSummary(path, loaded.summary, loaded.analysis);
+        summaryRead(path, loaded.error);
+    });
+    watcher->setFuture(QtConcurrent::run([path]() -> LoadedSummary {
+        try {
+            auto summary = std::make_shared<const JobSummary>(readJobSummary(path.toStdString()));
+            auto analysis = std::make_shared<const TraceAnalysis>(analysisFromSummary(*summary));
+            return {.summary = std::move(summary), .analysis = std::move(analysis), .error = {}};
+        } catch (const std::exception& e) {
+            return {.summary = nullptr, .analysis = nullptr, .error = QString::fromUtf8(e.what())};
+        }
+    }));
+    return true;
+}
+
+void MainWindow::summaryRead(const QString& path, const QString& error) {
+    m_readingSummary = false;
+    if (!error.isEmpty()) {
+        m_restoreAfter.clear();
+        statusBar()->showMessage(tr("Open failed: %1").arg(error), 15000);
+        showImportFailures(tr("The job summary could not be opened; what was open stays open."),
+                           {error});
+        Q_EMIT importFinished(false, error);
+        return;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QSettings settings;
+    settings.setValue("traces/before", QStringList{absolute});
+    settings.remove("traces/after");
+    m_restoreAfter.clear(); // a summary is not compared
+    rememberRecent({absolute});
+    m_showTraces->setEnabled(true);
+    showTraces();
+    const QString msg =
+        tr("Opened the job summary %1 — %2")
+            .arg(QFileInfo(path).fileName(), m_traces->summaryHeader()->text().section('\n', 1, 1));
+    statusBar()->showMessage(msg, 15000);
+    Q_EMIT importFinished(true, msg);
 }
 
 void MainWindow::cancelImport() {

@@ -92,6 +92,13 @@ void TracePanel::draw(PanelCanvas& canvas) const {
         canvas.paragraph(tr("Open traces to see %1.").arg(subject()), TextRole::Body, true);
         return;
     }
+    if (m_analysis->fromSummary && !heldInSummary()) {
+        canvas.paragraph(tr("A job summary does not hold %1: it needs every event. Click a rank "
+                            "in another panel to open its trace.")
+                             .arg(subject()),
+                         TextRole::Body, true);
+        return;
+    }
     drawBody(canvas, *m_analysis);
 }
 

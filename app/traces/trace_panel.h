@@ -47,6 +47,9 @@ protected:
     virtual QString subject() const = 0;
     // The panel's content below its title, for `analysis` (never null here).
     virtual void drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const = 0;
+    // Whether a job summary holds what the panel shows (TraceAnalysis::fromSummary): a panel
+    // that needs every event says so instead of drawing empty tables as if nothing ran.
+    virtual bool heldInSummary() const { return true; }
 
     // The row above the page, for a panel's own buttons (added before the Export button).
     QHBoxLayout* toolRow() const { return m_tools; }
