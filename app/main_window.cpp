@@ -3,6 +3,7 @@
 #include "answer_card.h"
 #include "device/device_query.h"
 #include "engine/imported_set.h"
+#include "engine/number_format.h"
 #include "engine/recording_set.h"
 #include "engine/registry.h"
 #include "engine/scenario_inputs.h"
@@ -665,9 +666,15 @@ void MainWindow::summaryRead(const QString& path, const QString& error) {
     rememberRecent({absolute});
     m_showTraces->setEnabled(true);
     showTraces();
-    const QString msg =
-        tr("Opened the job summary %1 — %2")
-            .arg(QFileInfo(path).fileName(), m_traces->summaryHeader()->text().section('\n', 1, 1));
+    // Short, so the status bar's permanent notes never cover it; the header has the rest.
+    const auto shown = m_traces->analysis();
+    QString msg = tr("Opened the job summary %1: %2, %3")
+                      .arg(QFileInfo(path).fileName(),
+                           QString::fromStdString(formatCount(
+                               static_cast<long long>(shown->ranks.size()), "rank", "ranks")),
+                           QString::fromStdString(shown->triage.verdict));
+    if (shown->triage.stragglerRank)
+        msg += tr(" (rank %1)").arg(*shown->triage.stragglerRank);
     statusBar()->showMessage(msg, 15000);
     Q_EMIT importFinished(true, msg);
 }

@@ -59,6 +59,7 @@ TracePanel::TracePanel(QWidget* parent)
 
 void TracePanel::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis) {
     m_analysis = std::move(analysis);
+    m_tables.reset();
     m_surface->update();
 }
 
@@ -71,7 +72,13 @@ void TracePanel::setProgress(double fraction) {
 }
 
 std::vector<AnalysisTable> TracePanel::tables() const {
-    std::vector<AnalysisTable> out;
+    return shownTables();
+}
+
+const std::vector<AnalysisTable>& TracePanel::shownTables() const {
+    if (m_tables)
+        return *m_tables;
+    std::vector<AnalysisTable>& out = m_tables.emplace();
     if (!m_analysis)
         return out;
     std::vector<AnalysisTable> all = m_analysis->tables();

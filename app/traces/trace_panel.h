@@ -10,6 +10,7 @@
 
 #include <QString>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ protected:
     // that needs every event says so instead of drawing empty tables as if nothing ran.
     virtual bool heldInSummary() const { return true; }
 
+    // tables(), made once per analysis: a panel draws from these on every paint.
+    const std::vector<AnalysisTable>& shownTables() const;
+
     // The row above the page, for a panel's own buttons (added before the Export button).
     QHBoxLayout* toolRow() const { return m_tools; }
     void contextMenuEvent(QContextMenuEvent* event) override;
@@ -62,6 +66,7 @@ private:
     void exportAs(unsigned formats);
 
     std::shared_ptr<const TraceAnalysis> m_analysis;
+    mutable std::optional<std::vector<AnalysisTable>> m_tables; // shownTables(), once made
     Theme m_theme = Theme::light();
     PanelSurface* m_surface = nullptr;
     QProgressBar* m_progress = nullptr;

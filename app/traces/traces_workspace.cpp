@@ -518,6 +518,12 @@ void TracesWorkspace::openSummary(const QString& path, std::shared_ptr<const Job
                            "stragglers) to see which file holds its full timeline."));
     for (AnalysisPanel* p : m_panels)
         p->setAnalysis(m_summaryAnalysis);
+    // With no timeline in the centre, the heatmap comes to the front and takes half the room.
+    for (QDockWidget* d : m_docks)
+        if (d->objectName() == QLatin1String("panel_step_heatmap") && !d->isHidden()) {
+            d->raise();
+            resizeDocks({d}, {width() / 2}, Qt::Horizontal);
+        }
     updateBar();
     Q_EMIT analysisShown();
 }
