@@ -12,6 +12,7 @@
 #include "traces/analysis_panel.h"
 #include "traces/compare_panel.h"
 #include "traces/panel_export.h"
+#include "traces/summary_distribution_view.h"
 
 #include <QAction>
 #include <QDir>
@@ -60,6 +61,7 @@ TracesWorkspace::TracesWorkspace(QWidget* parent, PanelFactory panels)
     , m_summaryHeader(new QLabel)
     , m_rankFile(new QLabel)
     , m_openRank(new QPushButton(tr("Open its timeline")))
+    , m_distributions(new SummaryDistributionView)
     , m_scope(new QLabel)
     , m_status(new QLabel)
     , m_wholeTrace(new QToolButton)
@@ -159,7 +161,8 @@ TracesWorkspace::TracesWorkspace(QWidget* parent, PanelFactory panels)
     summaryLayout->addWidget(m_summaryHeader);
     summaryLayout->addSpacing(12);
     summaryLayout->addLayout(rankRow);
-    summaryLayout->addStretch(1);
+    summaryLayout->addSpacing(8);
+    summaryLayout->addWidget(m_distributions, 1);
     m_summaryView->hide();
 
     auto* central = new QWidget;
@@ -518,6 +521,7 @@ void TracesWorkspace::openSummary(const QString& path, std::shared_ptr<const Job
                            "stragglers) to see which file holds its full timeline."));
     for (AnalysisPanel* p : m_panels)
         p->setAnalysis(m_summaryAnalysis);
+    m_distributions->setAnalysis(m_summaryAnalysis);
     // With no timeline in the centre, the heatmap comes to the front and takes half the room.
     for (QDockWidget* d : m_docks)
         if (d->objectName() == QLatin1String("panel_step_heatmap") && !d->isHidden()) {
@@ -534,6 +538,7 @@ void TracesWorkspace::showSummaryMode(bool on) {
         m_summaryAnalysis.reset();
         m_summaryPath.clear();
         m_pickedFile.clear();
+        m_distributions->setAnalysis(nullptr);
     }
     m_openRank->setEnabled(false);
     m_summaryView->setVisible(on);
@@ -680,6 +685,7 @@ void TracesWorkspace::alignFrom(TimelineView* source) {
 void TracesWorkspace::setTheme(const Theme& theme) {
     m_timeline->setTheme(theme);
     m_afterView->setTheme(theme);
+    m_distributions->setTheme(theme);
 }
 
 void TracesWorkspace::resizeEvent(QResizeEvent* event) {

@@ -32,6 +32,7 @@ namespace wb {
 class AnalysisJob;
 class AnalysisPanel;
 class ComparePanel;
+class SummaryDistributionView;
 class ImportJob;
 class Theme;
 class TimelineView;
@@ -69,6 +70,7 @@ public:
     QLabel* summaryHeader() const { return m_summaryHeader; }
     QLabel* rankFileLabel() const { return m_rankFile; }
     QPushButton* openRankButton() const { return m_openRank; }
+    SummaryDistributionView* distributions() const { return m_distributions; }
 
     // Imports `paths` on a worker thread as the "after" set and compares (before = the open
     // set); compareFinished says how it went. False when nothing is open or an import runs.
@@ -157,6 +159,7 @@ private:
     QLabel* m_summaryHeader;
     QLabel* m_rankFile;
     QPushButton* m_openRank;
+    SummaryDistributionView* m_distributions;
     QLabel* m_scope;
     QLabel* m_status;
     QToolButton* m_wholeTrace;

@@ -11,6 +11,7 @@
 #include "summary/process_group.h"
 #include "timeline/timeline_view.h"
 #include "traces/step_heatmap_panel.h"
+#include "traces/summary_distribution_view.h"
 #include "traces/trace_panel.h"
 #include "traces/traces_workspace.h"
 #include "triage/kineto_trace_generator.h"
@@ -133,6 +134,28 @@ private slots:
         for (AnalysisPanel* p : ws.panels())
             if (auto* t = dynamic_cast<TracePanel*>(p))
                 QVERIFY2(t->analysis() == analysis.get(), qPrintable(p->panelId()));
+        // The distributions: in the compute histogram (the left half) only the straggler's bin
+        // is past the threshold, drawn hot at the right end of the range.
+        QVERIFY(ws.distributions()->isVisibleTo(&ws));
+        QImage image(1280, 360, QImage::Format_RGB32);
+        {
+            QPainter painter(&image);
+            ws.distributions()->paint(painter, QRectF(0, 0, 1280, 360));
+        }
+        // Bars are runs of the hot colour wider than the dashed threshold line, in the lower
+        // half (the marks' labels are at the top).
+        const QRgb hot = StepHeatmapPanel::heatColour(1.0).rgb();
+        int hotRuns = 0, hotLeft = image.width();
+        for (int y = image.height() / 2; y < image.height(); ++y)
+            for (int x = 0, run = 0; x < image.width(); ++x) {
+                run = image.pixel(x, y) == hot ? run + 1 : 0;
+                if (run == 6) {
+                    ++hotRuns;
+                    hotLeft = std::min(hotLeft, x - 5);
+                }
+            }
+        QVERIFY2(hotRuns > 0, "no hot bar");
+        QVERIFY2(hotLeft > 640 * 3 / 4 && hotLeft < 640, qPrintable(QString::number(hotLeft)));
         // Open recent and the restart keep the summary, not its traces.
         const QString absolute = QFileInfo(m_summary).absoluteFilePath();
         QCOMPARE(w.recentSets().front(), QStringList{absolute});
