@@ -877,7 +877,8 @@ void MainWindow::openDialog() {
         patterns << QString::fromStdString(p);
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open profiler files"), dir,
-        tr("Profiler files (%1);;All files (*)").arg(patterns.join(' ')));
+        tr("Profiler files (%1);;Job summaries (*.wbsum.json);;All files (*)")
+            .arg(patterns.join(' ')));
     if (paths.isEmpty())
         return;
     QSettings().setValue("lastImportDir", QFileInfo(paths.front()).absolutePath());
