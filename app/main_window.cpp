@@ -3,6 +3,7 @@
 #include "answer_card.h"
 #include "device/device_query.h"
 #include "engine/imported_set.h"
+#include "engine/number_format.h"
 #include "engine/recording_set.h"
 #include "engine/registry.h"
 #include "engine/scenario_inputs.h"
@@ -17,6 +18,8 @@
 #include "stage/pen_overlay.h"
 #include "stage/playback_bar.h"
 #include "step_exporter.h"
+#include "summary/job_summary.h"
+#include "summary/summary_analysis.h"
 #include "traces/trace_set.h"
 #include "traces/traces_workspace.h"
 
@@ -146,6 +149,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
 
     connect(m_traces, &TracesWorkspace::explainRequested, this, &MainWindow::explainInLesson);
+    connect(m_traces, &TracesWorkspace::openTracesRequested, this, &MainWindow::importFiles);
     connect(m_traces, &TracesWorkspace::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(m_traces, &TracesWorkspace::compareFinished, this,
@@ -594,8 +598,10 @@ void MainWindow::runOnThisGpu() {
 }
 
 bool MainWindow::importFiles(const QStringList& paths) {
-    if (paths.isEmpty() || m_import->isRunning())
+    if (paths.isEmpty() || m_import->isRunning() || m_readingSummary)
         return false;
+    if (paths.size() == 1 && isJobSummaryPath(paths.front().toStdString()))
+        return openSummary(paths.front());
     if (!m_import->start(paths))
         return false;
     m_importProgress->setValue(0);
@@ -608,6 +614,73 @@ bool MainWindow::importFiles(const QStringList& paths) {
             m_importTick->start();
     });
     return true;
+}
+
+namespace {
+
+// What the worker thread hands back: the summary and what the panels draw, or why not.
+struct LoadedSummary {
+    std::shared_ptr<const JobSummary> summary;
+    std::shared_ptr<const TraceAnalysis> analysis;
+    QString error;
+};
+
+} // namespace
+
+bool MainWindow::openSummary(const QString& path) {
+    if (m_import->isRunning() || m_readingSummary)
+        return false;
+    m_readingSummary = true;
+    statusBar()->showMessage(tr("Opening the job summary %1…").arg(QFileInfo(path).fileName()));
+    auto* watcher = new QFutureWatcher<LoadedSummary>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const LoadedSummary loaded = watcher->result();
+        if (loaded.error.isEmpty())
+            m_traces->openSummary(path, loaded.summary, loaded.analysis);
+        summaryRead(path, loaded.error);
+    });
+    watcher->setFuture(QtConcurrent::run([path]() -> LoadedSummary {
+        try {
+            auto summary = std::make_shared<const JobSummary>(readJobSummary(path.toStdString()));
+            auto analysis = std::make_shared<const TraceAnalysis>(analysisFromSummary(*summary));
+            return {.summary = std::move(summary), .analysis = std::move(analysis), .error = {}};
+        } catch (const std::exception& e) {
+            return {.summary = nullptr, .analysis = nullptr, .error = QString::fromUtf8(e.what())};
+        }
+    }));
+    return true;
+}
+
+void MainWindow::summaryRead(const QString& path, const QString& error) {
+    m_readingSummary = false;
+    if (!error.isEmpty()) {
+        m_restoreAfter.clear();
+        statusBar()->showMessage(tr("Open failed: %1").arg(error), 15000);
+        showImportFailures(tr("The job summary could not be opened; what was open stays open."),
+                           {error});
+        Q_EMIT importFinished(false, error);
+        return;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QSettings settings;
+    settings.setValue("traces/before", QStringList{absolute});
+    settings.remove("traces/after");
+    m_restoreAfter.clear(); // a summary is not compared
+    rememberRecent({absolute});
+    m_showTraces->setEnabled(true);
+    showTraces();
+    // Short, so the status bar's permanent notes never cover it; the header has the rest.
+    const auto shown = m_traces->analysis();
+    QString msg = tr("Opened the job summary %1: %2, %3")
+                      .arg(QFileInfo(path).fileName(),
+                           QString::fromStdString(formatCount(
+                               static_cast<long long>(shown->ranks.size()), "rank", "ranks")),
+                           QString::fromStdString(shown->triage.verdict));
+    if (shown->triage.stragglerRank)
+        msg += tr(" (rank %1)").arg(*shown->triage.stragglerRank);
+    statusBar()->showMessage(msg, 15000);
+    Q_EMIT importFinished(true, msg);
 }
 
 void MainWindow::cancelImport() {
@@ -812,7 +885,8 @@ void MainWindow::openDialog() {
         patterns << QString::fromStdString(p);
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open profiler files"), dir,
-        tr("Profiler files (%1);;All files (*)").arg(patterns.join(' ')));
+        tr("Profiler files (%1);;Job summaries (*.wbsum.json);;All files (*)")
+            .arg(patterns.join(' ')));
     if (paths.isEmpty())
         return;
     QSettings().setValue("lastImportDir", QFileInfo(paths.front()).absolutePath());

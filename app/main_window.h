@@ -68,8 +68,13 @@ public:
     // Imports the user's files and folders on a worker thread (progress and cancel in the
     // status bar), then shows the files that read in the lessons that can draw them and lists
     // the others, with why, in one dialog. A batch where nothing reads changes nothing.
-    // False when an import is already running.
+    // False when an import is already running. One `*.wbsum.json` opens as a job summary
+    // (openSummary).
     bool importFiles(const QStringList& paths);
+    // Reads a job summary on a worker thread and shows it in the Traces workspace (summary
+    // mode); a file that does not read is named in a dialog with where it is wrong, and what
+    // was open stays open. importFinished says how it went. False while one is being read.
+    bool openSummary(const QString& path);
     void cancelImport();
     ImportJob* importJob() const { return m_import; }
     // Forgets every imported file; the lessons go back to their own data.
@@ -115,6 +120,7 @@ private:
     void openDialog();
     void openFolderDialog();
     void importDone(const ImportBatch& batch);
+    void summaryRead(const QString& path, const QString& error);
     // One dialog naming every file that did not import and why.
     void showImportFailures(const QString& summary, const QStringList& failures);
     void showImportedData(const ImportBatch& batch);
@@ -166,6 +172,7 @@ private:
     bool m_showingTraces = false;
     QByteArray m_lessonDocks;   // the lesson docks' layout while the workspace hides them
     QStringList m_restoreAfter; // the "after" set to reopen once the restored set is open
+    bool m_readingSummary = false;
 };
 
 } // namespace wb

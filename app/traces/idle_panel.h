@@ -17,6 +17,7 @@ protected:
     std::vector<std::string> tableIds() const override { return {"idle_breakdown"}; }
     QString subject() const override { return tr("why each GPU stream sat idle"); }
     void drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const override;
+    bool heldInSummary() const override { return false; }
 };
 
 } // namespace wb

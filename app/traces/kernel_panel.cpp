@@ -25,7 +25,7 @@ void KernelPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) c
     all.note = note;
     bars.rows.push_back(all);
     drawStackedBars(canvas, bars, 1);
-    const std::vector<AnalysisTable> t = tables();
+    const std::vector<AnalysisTable>& t = shownTables();
     drawPanelTable(canvas, panelTable(t[0]));
     const auto rows = drawPanelTable(canvas, panelTable(t[1]));
     for (std::size_t r = 0; r < rows.size(); ++r)

@@ -17,6 +17,7 @@ protected:
     std::vector<std::string> tableIds() const override { return {"kernel_types", "top_kernels"}; }
     QString subject() const override { return tr("which kernels took the GPU time"); }
     void drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const override;
+    bool heldInSummary() const override { return false; }
 };
 
 } // namespace wb

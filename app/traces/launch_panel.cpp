@@ -19,7 +19,7 @@ void LaunchPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) c
               formatCount(l.shortKernels, "short kernel", "short kernels"),
               formatCount(l.longLaunches, "long launch", "long launches"),
               formatCount(l.longDelays, "long delay", "long delays")})));
-    const std::vector<AnalysisTable> t = tables();
+    const std::vector<AnalysisTable>& t = shownTables();
     const auto perKernel = drawPanelTable(canvas, panelTable(t[0]), 0.55);
     for (std::size_t r = 0; r < perKernel.size(); ++r)
         canvas.addHit(

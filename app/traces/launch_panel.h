@@ -19,6 +19,7 @@ protected:
     }
     QString subject() const override { return tr("how long kernels took to launch"); }
     void drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const override;
+    bool heldInSummary() const override { return false; }
 };
 
 } // namespace wb

@@ -35,9 +35,9 @@ std::vector<QRectF> drawStackedBars(PanelCanvas& canvas, const StackedBars& bars
     const double rowH = (noteBelow ? 2.7 : 1.5) * line;
     std::size_t shown = std::min(bars.rows.size(), maxRows);
     if (canvas.bounded()) {
-        const double room = canvas.remaining() - (shown < bars.rows.size() ? 2 * line : 0.0);
+        const double room = canvas.remaining() - (shown < bars.rowCount() ? 2 * line : 0.0);
         shown = std::min(shown, static_cast<std::size_t>(std::max(0.0, room / rowH)));
-        if (shown < bars.rows.size()) // the "more" line needs its room too
+        if (shown < bars.rowCount()) // the "more" line needs its room too
             shown = std::min(shown, static_cast<std::size_t>(
                                         std::max(0.0, (canvas.remaining() - 2 * line) / rowH)));
     }
@@ -77,9 +77,9 @@ std::vector<QRectF> drawStackedBars(PanelCanvas& canvas, const StackedBars& bars
         y += rowH;
     }
     canvas.setY(y + 0.3 * line);
-    if (shown < bars.rows.size())
+    if (shown < bars.rowCount())
         canvas.paragraph(
-            QString::fromStdString(formatCount(static_cast<long long>(bars.rows.size() - shown),
+            QString::fromStdString(formatCount(static_cast<long long>(bars.rowCount() - shown),
                                                "more row", "more rows")) +
                 bars.more,
             TextRole::Label, true);

@@ -8,6 +8,7 @@
 
 #include <QColor>
 #include <QString>
+#include <algorithm>
 #include <vector>
 
 namespace wb {
@@ -25,6 +26,9 @@ struct StackedBars {
     std::vector<StackedRow> rows;
     double scaleMax = 0.0; // the value at a full bar; 0: each row to its own total
     QString more;          // after "N more rows": " (all in temporal_breakdown.csv)"
+    // The rows there are when `rows` holds only those a page can show (16,384 ranks).
+    std::size_t totalRows = 0;
+    std::size_t rowCount() const { return std::max(totalRows, rows.size()); }
 };
 
 // Draws `bars` at the canvas cursor (at most `maxRows` rows) and returns each drawn row's bar

@@ -25,7 +25,8 @@ PanelTable panelTable(const AnalysisTable& table) {
     if (!table.rows.empty())
         for (std::size_t c = 0; c < table.columns.size(); ++c)
             t.alignRight[c] = !std::holds_alternative<std::string>(table.rows.front()[c]);
-    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    t.totalRows = table.rows.size();
+    for (std::size_t r = 0; r < std::min(table.rows.size(), kDockedTableRows); ++r) {
         auto& row = t.rows.emplace_back();
         for (std::size_t c = 0; c < table.columns.size(); ++c)
             row.push_back(QString::fromStdString(table.cellText(r, c)));
@@ -157,7 +158,7 @@ std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table,
             h = std::max(h, wrapped.height());
         }
         const double rowH = h + 2 * padY;
-        const bool more = r + 1 < table.rows.size();
+        const bool more = r + 1 < table.rowCount();
         if (canvas.bounded() && y + rowH + (more ? moreLine : 0.0) > bottom)
             break;
         const QRectF box(canvas.left(), y, tableWidth, rowH);
@@ -177,11 +178,11 @@ std::vector<QRectF> drawPanelTable(PanelCanvas& canvas, const PanelTable& table,
         ++drawn;
     }
     canvas.setY(y + padY);
-    if (drawn < table.rows.size()) {
-        const long long left = static_cast<long long>(table.rows.size() - drawn);
+    if (drawn < table.rowCount()) {
+        const long long left = static_cast<long long>(table.rowCount() - drawn);
         QString note = QString::fromStdString(formatCount(left, "more row", "more rows"));
         if (!table.id.isEmpty())
-            note += QStringLiteral(" (all %1 in %2.csv)").arg(table.rows.size()).arg(table.id);
+            note += QStringLiteral(" (all %1 in %2.csv)").arg(table.rowCount()).arg(table.id);
         canvas.paragraph(note, TextRole::Label, true);
     } else {
         canvas.space(0.4);

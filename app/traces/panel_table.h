@@ -8,6 +8,7 @@
 #include "traces/panel_canvas.h"
 
 #include <QString>
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -22,9 +23,14 @@ struct PanelTable {
     std::vector<bool> alignRight; // per column: numbers
     std::vector<std::vector<QString>> rows;
     int wrapColumn = -1; // the column that wraps (a name); -1: the widest text column
+    // The rows of the table it shows when `rows` holds only the first ones: no page draws
+    // more than kDockedTableRows, so 131,072 rows (16,384 ranks × 8 steps) are not all made.
+    std::size_t totalRows = 0;
+    std::size_t rowCount() const { return std::max(totalRows, rows.size()); }
 };
 
-// An AnalysisTable as a panel shows it: the report's cell text, "title (unit)" headers.
+// An AnalysisTable as a panel shows it: the report's cell text, "title (unit)" headers; its
+// first kDockedTableRows rows, the count of all in totalRows.
 PanelTable panelTable(const AnalysisTable& table);
 
 // Draws `table` at the canvas cursor and moves it past the table. Returns the box of each

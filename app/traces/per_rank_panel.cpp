@@ -6,7 +6,7 @@
 namespace wb {
 
 void PerRankPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const {
-    const std::vector<AnalysisTable> t = tables();
+    const std::vector<AnalysisTable>& t = shownTables();
     // The ranks first, in at most 40 % of an export's page, so the steps get the rest.
     const auto rankRows = drawPanelTable(canvas, panelTable(t[0]), 0.4);
     for (std::size_t r = 0; r < rankRows.size(); ++r)

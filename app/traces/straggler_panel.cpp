@@ -22,7 +22,7 @@ void StragglerPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis
         canvas.paragraph(QString::fromStdString(line), TextRole::Body);
     // The candidates first, so a page that ends before rank 1,023 still shows them; the
     // CSV keeps the report's rank order.
-    PanelTable table = panelTable(tables().front());
+    PanelTable table = panelTable(shownTables().front());
     std::vector<std::size_t> order(table.rows.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_partition(order.begin(), order.end(),

@@ -4,6 +4,7 @@
 #include "engine/number_format.h"
 #include "engine/sentence.h"
 #include "traces/panel_bars.h"
+#include "traces/panel_table.h"
 
 namespace wb {
 
@@ -17,7 +18,10 @@ void TemporalPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis)
     bars.colours = {mixColors(theme.muted, theme.background, 0.35), theme.seriesColor(0),
                     theme.seriesColor(1)};
     bars.more = tr(" (all in temporal_breakdown.csv)");
-    for (const TemporalBreakdown& b : analysis.temporal) {
+    // Only the rows a page can show are made; the count of the rest is all the bars need.
+    bars.totalRows = analysis.temporal.size();
+    for (std::size_t i = 0; i < std::min(analysis.temporal.size(), kDockedTableRows); ++i) {
+        const TemporalBreakdown& b = analysis.temporal[i];
         StackedRow row;
         row.label = QString::fromStdString(fill("rank %1", {std::to_string(b.rank)}));
         row.values = {b.idleUs, b.computeUs, b.nonComputeUs};
@@ -28,7 +32,7 @@ void TemporalPanel::drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis)
         row.rank = b.rank;
         bars.rows.push_back(std::move(row));
     }
-    drawStackedBars(canvas, bars, 400);
+    drawStackedBars(canvas, bars, kDockedTableRows);
 }
 
 } // namespace wb

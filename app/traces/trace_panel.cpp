@@ -59,6 +59,7 @@ TracePanel::TracePanel(QWidget* parent)
 
 void TracePanel::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis) {
     m_analysis = std::move(analysis);
+    m_tables.reset();
     m_surface->update();
 }
 
@@ -71,7 +72,13 @@ void TracePanel::setProgress(double fraction) {
 }
 
 std::vector<AnalysisTable> TracePanel::tables() const {
-    std::vector<AnalysisTable> out;
+    return shownTables();
+}
+
+const std::vector<AnalysisTable>& TracePanel::shownTables() const {
+    if (m_tables)
+        return *m_tables;
+    std::vector<AnalysisTable>& out = m_tables.emplace();
     if (!m_analysis)
         return out;
     std::vector<AnalysisTable> all = m_analysis->tables();
@@ -90,6 +97,13 @@ void TracePanel::setTheme(const Theme& theme) {
 void TracePanel::draw(PanelCanvas& canvas) const {
     if (!m_analysis) {
         canvas.paragraph(tr("Open traces to see %1.").arg(subject()), TextRole::Body, true);
+        return;
+    }
+    if (m_analysis->fromSummary && !heldInSummary()) {
+        canvas.paragraph(tr("A job summary does not hold %1: it needs every event. Click a rank "
+                            "in another panel to open its trace.")
+                             .arg(subject()),
+                         TextRole::Body, true);
         return;
     }
     drawBody(canvas, *m_analysis);

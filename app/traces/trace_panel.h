@@ -10,6 +10,7 @@
 
 #include <QString>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ protected:
     virtual QString subject() const = 0;
     // The panel's content below its title, for `analysis` (never null here).
     virtual void drawBody(PanelCanvas& canvas, const TraceAnalysis& analysis) const = 0;
+    // Whether a job summary holds what the panel shows (TraceAnalysis::fromSummary): a panel
+    // that needs every event says so instead of drawing empty tables as if nothing ran.
+    virtual bool heldInSummary() const { return true; }
+
+    // tables(), made once per analysis: a panel draws from these on every paint.
+    const std::vector<AnalysisTable>& shownTables() const;
 
     // The row above the page, for a panel's own buttons (added before the Export button).
     QHBoxLayout* toolRow() const { return m_tools; }
@@ -59,6 +66,7 @@ private:
     void exportAs(unsigned formats);
 
     std::shared_ptr<const TraceAnalysis> m_analysis;
+    mutable std::optional<std::vector<AnalysisTable>> m_tables; // shownTables(), once made
     Theme m_theme = Theme::light();
     PanelSurface* m_surface = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -6,17 +6,20 @@
 #include "engine/number_format.h"
 #include "import_job.h"
 #include "step_exporter.h"
+#include "summary/job_summary.h"
 #include "timeline/timeline_view.h"
 #include "traces/analysis_job.h"
 #include "traces/analysis_panel.h"
 #include "traces/compare_panel.h"
 #include "traces/panel_export.h"
+#include "traces/summary_distribution_view.h"
 
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -55,6 +58,11 @@ TracesWorkspace::TracesWorkspace(QWidget* parent, PanelFactory panels)
     , m_afterView(new TimelineView)
     , m_split(new QSplitter(Qt::Vertical))
     , m_empty(new QLabel)
+    , m_summaryView(new QWidget)
+    , m_summaryHeader(new QLabel)
+    , m_rankFile(new QLabel)
+    , m_openRank(new QPushButton(tr("Open its timeline")))
+    , m_distributions(new SummaryDistributionView)
     , m_scope(new QLabel)
     , m_status(new QLabel)
     , m_wholeTrace(new QToolButton)
@@ -129,12 +137,42 @@ TracesWorkspace::TracesWorkspace(QWidget* parent, PanelFactory panels)
     m_split->setChildrenCollapsible(false);
     m_afterView->hide();
 
+    // Summary mode's centre: the job in a few lines, then which file holds a clicked rank.
+    m_summaryView->setObjectName("summaryView");
+    auto* summaryLayout = new QVBoxLayout(m_summaryView);
+    summaryLayout->setContentsMargins(16, 12, 16, 12);
+    m_summaryHeader->setObjectName("summaryHeader");
+    m_summaryHeader->setWordWrap(true);
+    m_summaryHeader->setTextFormat(Qt::PlainText);
+    m_summaryHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summaryHeader->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_rankFile->setObjectName("summaryRankFile");
+    m_rankFile->setWordWrap(true);
+    m_rankFile->setTextFormat(Qt::PlainText);
+    m_rankFile->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_openRank->setObjectName("openRankTimeline");
+    m_openRank->setToolTip(tr("Open this rank's trace in the workspace, with its full timeline"));
+    connect(m_openRank, &QPushButton::clicked, this, [this] {
+        if (!m_pickedFile.isEmpty())
+            Q_EMIT openTracesRequested({m_pickedFile});
+    });
+    auto* rankRow = new QHBoxLayout;
+    rankRow->addWidget(m_rankFile, 1);
+    rankRow->addWidget(m_openRank, 0, Qt::AlignTop);
+    summaryLayout->addWidget(m_summaryHeader);
+    summaryLayout->addSpacing(12);
+    summaryLayout->addLayout(rankRow);
+    summaryLayout->addSpacing(8);
+    summaryLayout->addWidget(m_distributions, 1);
+    m_summaryView->hide();
+
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(bar);
     layout->addWidget(m_split, 1);
+    layout->addWidget(m_summaryView, 1);
     layout->addWidget(m_empty, 1);
     setCentralWidget(central);
 
@@ -211,6 +249,7 @@ void TracesWorkspace::addPanelDocks(const PanelFactory& factory) {
 
 void TracesWorkspace::openSet(const TraceSet& set) {
     closeComparison();
+    showSummaryMode(false);
     m_set = set;
     m_range = AnalysisRange{};
     m_straggler.reset();
@@ -295,7 +334,7 @@ void TracesWorkspace::runAnalysis() {
 }
 
 std::shared_ptr<const TraceAnalysis> TracesWorkspace::analysis() const {
-    return m_job->result();
+    return m_summary ? m_summaryAnalysis : m_job->result();
 }
 
 void TracesWorkspace::analysisLanded() {
@@ -366,6 +405,8 @@ QString TracesWorkspace::rangeText(const AnalysisRange& range) const {
 }
 
 QString TracesWorkspace::scopeText() const {
+    if (m_summary)
+        return tr("whole job (summary)");
     const auto shown = m_job->result();
     return rangeText(shown ? shown->range : m_range);
 }
@@ -374,7 +415,11 @@ void TracesWorkspace::updateBar() {
     m_scope->setText(tr("Scope: %1").arg(scopeText()));
     m_wholeTrace->setEnabled(m_range.bounded());
     QString status;
-    if (m_set.empty())
+    if (m_summary)
+        status = tr("%1 from a job summary")
+                     .arg(twQs(formatCount(static_cast<long long>(m_summary->ranks.size()), "rank",
+                                           "ranks")));
+    else if (m_set.empty())
         status = tr("No traces open");
     else if (m_job->isRunning())
         status = tr("Analysing %1… %2 %")
@@ -388,7 +433,7 @@ void TracesWorkspace::updateBar() {
     m_compareFiles->setEnabled(!m_set.empty() && !m_afterImport->isRunning());
     m_compareFolder->setEnabled(m_compareFiles->isEnabled());
     m_closeCompare->setEnabled(isComparing());
-    m_exportAction->setEnabled(!m_set.empty());
+    m_exportAction->setEnabled(hasSet());
 }
 
 // ---- panel requests -------------------------------------------------------------------------
@@ -404,6 +449,10 @@ void TracesWorkspace::highlightKernel(const QString& kernel) {
 }
 
 void TracesWorkspace::showRank(long rank, int step) {
+    if (m_summary) {
+        pickRank(rank, step);
+        return;
+    }
     const int lane = m_set.laneOf(rank);
     if (lane < 0)
         return;
@@ -424,10 +473,113 @@ void TracesWorkspace::showRank(long rank, int step) {
     }
 }
 
+// ---- job summaries -------------------------------------------------------------------------
+
+void TracesWorkspace::openSummary(const QString& path, std::shared_ptr<const JobSummary> summary,
+                                  std::shared_ptr<const TraceAnalysis> analysis) {
+    if (!summary || !analysis)
+        return;
+    openSet(TraceSet{}); // drops the open traces, their analysis and any comparison
+    m_summary = std::move(summary);
+    m_summaryAnalysis = std::move(analysis);
+    m_summaryPath = path;
+    showSummaryMode(true);
+    const JobSummary& s = *m_summary;
+    std::string head =
+        std::string("Job summary ")
+            .append(QFileInfo(path).fileName().toStdString())
+            .append(": ")
+            .append(formatCount(static_cast<long long>(s.ranks.size()), "rank", "ranks"));
+    if (s.worldSize > 0)
+        head.append(" of a world of ").append(formatCount(s.worldSize, "rank", "ranks"));
+    head.append("\nTriage: ").append(s.verdict);
+    if (s.stragglerRank)
+        head.append(" (rank ").append(std::to_string(*s.stragglerRank)).append(")");
+    head.append(" · ").append(s.evidence);
+    if (!s.stragglerCandidates.empty()) {
+        head.append("\nStraggler candidates: ");
+        for (std::size_t i = 0; i < s.stragglerCandidates.size(); ++i)
+            head.append(i == 0 ? "rank " : ", rank ")
+                .append(std::to_string(s.stragglerCandidates[i]));
+    }
+    // Where it came from: the tool, when, over how many files and processes.
+    const auto text = [&s](const char* key) {
+        const auto it = s.provenance.find(key);
+        return it != s.provenance.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    head.append("\nMade by ").append(text("tool").empty() ? "warpboard-summarize" : text("tool"));
+    if (!text("version").empty())
+        head.append(" ").append(text("version"));
+    if (!text("date").empty())
+        head.append(" on ").append(text("date"));
+    head.append(" with ").append(formatCount(s.processes, "process", "processes"));
+    if (!s.failed.empty())
+        head.append("; ")
+            .append(formatCount(static_cast<long long>(s.failed.size()), "file", "files"))
+            .append(" could not be read");
+    m_summaryHeader->setText(twQs(head));
+    m_rankFile->setText(tr("Click a rank in a panel (the heatmap, the per-rank figures, the "
+                           "stragglers) to see which file holds its full timeline."));
+    for (AnalysisPanel* p : m_panels)
+        p->setAnalysis(m_summaryAnalysis);
+    m_distributions->setAnalysis(m_summaryAnalysis);
+    // With no timeline in the centre, the heatmap comes to the front and takes half the room.
+    for (QDockWidget* d : m_docks)
+        if (d->objectName() == QLatin1String("panel_step_heatmap") && !d->isHidden()) {
+            d->raise();
+            resizeDocks({d}, {width() / 2}, Qt::Horizontal);
+        }
+    updateBar();
+    Q_EMIT analysisShown();
+}
+
+void TracesWorkspace::showSummaryMode(bool on) {
+    if (!on) {
+        m_summary.reset();
+        m_summaryAnalysis.reset();
+        m_summaryPath.clear();
+        m_pickedFile.clear();
+        m_distributions->setAnalysis(nullptr);
+    }
+    m_openRank->setEnabled(false);
+    m_summaryView->setVisible(on);
+    m_split->setVisible(!on && !m_set.empty());
+    m_empty->setVisible(!on && m_set.empty());
+}
+
+QString TracesWorkspace::rankFile(long rank) const {
+    if (!m_summary)
+        return {};
+    for (const JobSummaryRank& r : m_summary->ranks)
+        if (r.whole.rank == rank) {
+            const QString file = twQs(r.file);
+            return QFileInfo(file).isRelative() ? QFileInfo(m_summaryPath).dir().filePath(file)
+                                                : file;
+        }
+    return {};
+}
+
+void TracesWorkspace::pickRank(long rank, int step) {
+    m_pickedFile = rankFile(rank);
+    const QString which =
+        step < 0 ? tr("rank %1").arg(rank) : tr("rank %1 (ProfilerStep#%2)").arg(rank).arg(step);
+    QString line;
+    if (m_pickedFile.isEmpty())
+        line = tr("%1: not in this summary").arg(which);
+    else if (!QFileInfo::exists(m_pickedFile))
+        line = tr("%1: its full timeline is in %2, which is not on this machine")
+                   .arg(which, m_pickedFile);
+    else
+        line = tr("%1: its full timeline is in %2").arg(which, m_pickedFile);
+    m_rankFile->setText(line);
+    m_openRank->setEnabled(!m_pickedFile.isEmpty() && QFileInfo::exists(m_pickedFile));
+    Q_EMIT message(line);
+}
+
 // ---- comparison -----------------------------------------------------------------------------
 
 bool TracesWorkspace::compareWith(const QStringList& paths) {
-    if (m_set.empty() || paths.isEmpty() || !m_afterImport->start(paths))
+    if (m_set.empty() || m_summary || paths.isEmpty() || !m_afterImport->start(paths))
         return false;
     updateBar();
     Q_EMIT message(tr("Importing the \"after\" traces…"));
@@ -537,6 +689,7 @@ void TracesWorkspace::setTheme(const Theme& theme) {
     for (AnalysisPanel* p : m_panels)
         p->setTheme(theme);
     m_compare->setTheme(theme);
+    m_distributions->setTheme(theme);
 }
 
 void TracesWorkspace::resizeEvent(QResizeEvent* event) {
@@ -564,6 +717,8 @@ QString TracesWorkspace::exportPanels(const QString& dir, QSize size) const {
         if (!e.error.isEmpty())
             return e.error;
     }
+    if (m_summary)
+        return {}; // a summary has no timeline to draw
     // The timeline overview: the window shown, drawn with the type of a slide this size.
     TimelineView view;
     view.setTheme(theme);

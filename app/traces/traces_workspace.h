@@ -7,6 +7,10 @@
 // worker thread (AnalysisJob), feeds every panel; a range selected on the timeline re-scopes
 // it. A QMainWindow used as a child widget so the panels dock, move, tabify and float, and
 // saveState()/restoreState() keep their layout by the docks' object names ("panel_<id>").
+// A job summary (`*.wbsum.json`, openSummary) opens in the same place in "summary mode": no
+// timeline (a summary holds figures, not events), a header naming the job, its verdict and
+// where the summary came from, and the panels fed from the summary; a click on a rank names
+// the file holding its full timeline, with a button that opens it as traces.
 #include "analysis/analysis_scope.h"
 #include "traces/trace_set.h"
 
@@ -18,6 +22,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QPushButton;
 class QSplitter;
 class QTimer;
 class QToolButton;
@@ -27,10 +32,12 @@ namespace wb {
 class AnalysisJob;
 class AnalysisPanel;
 class ComparePanel;
+class SummaryDistributionView;
 class ImportJob;
 class Theme;
 class TimelineView;
 struct ImportBatch;
+struct JobSummary;
 struct TraceAnalysis;
 struct TraceComparison;
 
@@ -46,8 +53,24 @@ public:
     // open with an earlier set is closed.
     void openSet(const TraceSet& set);
     void closeSet();
-    bool hasSet() const { return !m_set.empty(); }
+    bool hasSet() const { return !m_set.empty() || m_summary != nullptr; }
     const TraceSet& set() const { return m_set; }
+
+    // Shows the job summary read from `path` (read, and made `analysis`, on a worker thread by
+    // the caller: summary_analysis.h) in summary mode; the open set or summary is closed.
+    void openSummary(const QString& path, std::shared_ptr<const JobSummary> summary,
+                     std::shared_ptr<const TraceAnalysis> analysis);
+    bool isSummary() const { return m_summary != nullptr; }
+    const QString& summaryPath() const { return m_summaryPath; }
+    // In summary mode: the trace file of `rank` as the summary names it (relative names
+    // against the summary's folder), or "" for a rank it does not hold.
+    QString rankFile(long rank) const;
+    // The file of the rank last clicked in summary mode, or "".
+    const QString& pickedRankFile() const { return m_pickedFile; }
+    QLabel* summaryHeader() const { return m_summaryHeader; }
+    QLabel* rankFileLabel() const { return m_rankFile; }
+    QPushButton* openRankButton() const { return m_openRank; }
+    SummaryDistributionView* distributions() const { return m_distributions; }
 
     // Imports `paths` on a worker thread as the "after" set and compares (before = the open
     // set); compareFinished says how it went. False when nothing is open or an import runs.
@@ -96,6 +119,8 @@ signals:
     void compareFinished(bool ok, const QString& message);
     // A one-line message for the window's status bar.
     void message(const QString& text);
+    // "Open its timeline" in summary mode: open these files as traces.
+    void openTracesRequested(const QStringList& paths);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -115,6 +140,8 @@ private:
     void updateBar();
     void alignFrom(TimelineView* source);
     QString rangeText(const AnalysisRange& range) const;
+    void showSummaryMode(bool on);
+    void pickRank(long rank, int step);
 
     TraceSet m_set, m_after;
     AnalysisRange m_range;
@@ -124,6 +151,15 @@ private:
     TimelineView* m_afterView;
     QSplitter* m_split;
     QLabel* m_empty;
+    std::shared_ptr<const JobSummary> m_summary;
+    std::shared_ptr<const TraceAnalysis> m_summaryAnalysis;
+    QString m_summaryPath;
+    QString m_pickedFile;
+    QWidget* m_summaryView;
+    QLabel* m_summaryHeader;
+    QLabel* m_rankFile;
+    QPushButton* m_openRank;
+    SummaryDistributionView* m_distributions;
     QLabel* m_scope;
     QLabel* m_status;
     QToolButton* m_wholeTrace;

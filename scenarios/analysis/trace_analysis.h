@@ -35,6 +35,9 @@ struct TraceAnalysis {
     LaunchStats launches;
     StragglerCandidates stragglers;
     TriageVerdict triage;
+    // Made from a job summary (summary/summary_analysis.h): no timeline behind it, and idle,
+    // launches and kernels are not held, so they stay empty rather than zero.
+    bool fromSummary = false;
 
     // The tables in report order: per_rank, per_step, temporal_breakdown, idle_breakdown,
     // kernel_types, top_kernels, launch_per_kernel, launch_outliers, stragglers.

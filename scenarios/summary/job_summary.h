@@ -24,6 +24,11 @@ namespace wb {
 
 inline constexpr const char* kJobSummaryFormat = "warpboard-job-summary";
 inline constexpr int kJobSummaryVersion = 1;
+// The name a summary goes by, so the app opens it as a summary rather than as a trace.
+inline constexpr std::string_view kJobSummarySuffix = ".wbsum.json";
+inline bool isJobSummaryPath(std::string_view path) {
+    return path.ends_with(kJobSummarySuffix);
+}
 // Top kernels kept per rank: enough to name what a rank spends its time on, few enough that
 // 16,384 ranks stay a summary that opens in about a second.
 inline constexpr std::size_t kJobSummaryTopKernels = 5;

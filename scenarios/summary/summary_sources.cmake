@@ -7,4 +7,5 @@ target_sources(wb_scenarios PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/process_group.cpp
   ${CMAKE_CURRENT_LIST_DIR}/summarize_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/job_summarizer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/summary_analysis.cpp
 )

@@ -2,18 +2,32 @@
 //   BM_JobSummaryOpen_16384Ranks  readJobSummary on a 16,384-rank summary (8 ProfilerSteps and
 //                                 5 top kernels per rank), what the app does to open one;
 //                                 target ≤ 1 s. Counter summary_MB: the file's size.
+//   BM_JobSummaryShow_16384Ranks  the same read and analysisFromSummary, everything the app
+//                                 does off the GUI thread before the panels draw; ≤ 1 s.
+//   BM_JobSummaryHeatmap_16384Ranks  one paint of the step heatmap panel at 1920×1080 with the
+//                                 16,384 ranks × 8 steps; target ≤ 16 ms (a frame).
+//   BM_JobSummaryPanels_16384Ranks   one paint of every panel at 1920×1080, each after its
+//                                 first (the tables are made once per analysis).
 //   BM_JobSummarize_4096Files/P   warpboard-summarize over 4,096 small generated rank traces
 //                                 with P = 1 (one process) and P = 2 (mpirun -n 2, when built
 //                                 with MPI). Counters: files_per_s_per_process, summary_MB.
 // The files are written once to a temporary folder and removed at exit.
+#include "analysis/trace_analysis.h"
 #include "summary/job_summary.h"
+#include "summary/summary_analysis.h"
+#include "traces/analysis_panel.h"
+#include "traces/step_heatmap_panel.h"
 #include "triage/kineto_trace_generator.h"
 
+#include <QImage>
+#include <QPainter>
+#include <QWidget>
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <unistd.h>
@@ -133,6 +147,50 @@ void BM_JobSummaryOpen_16384Ranks(benchmark::State& state) {
     state.counters["summary_MB"] = files.summaryMB;
 }
 BENCHMARK(BM_JobSummaryOpen_16384Ranks)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_JobSummaryShow_16384Ranks(benchmark::State& state) {
+    const JobSummaryBenchFiles& files = jobSummaryBenchFiles();
+    for (auto _ : state) {
+        const wb::JobSummary s = wb::readJobSummary(files.summary.string());
+        const wb::TraceAnalysis a = wb::analysisFromSummary(s);
+        benchmark::DoNotOptimize(a.perRank.size());
+    }
+}
+BENCHMARK(BM_JobSummaryShow_16384Ranks)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+std::shared_ptr<const wb::TraceAnalysis> summaryBenchAnalysis() {
+    static const auto analysis = std::make_shared<const wb::TraceAnalysis>(
+        wb::analysisFromSummary(syntheticJobSummary(16384)));
+    return analysis;
+}
+
+void summaryBenchPaint(const wb::AnalysisPanel& panel, QImage& image) {
+    QPainter p(&image);
+    panel.render(p, QRectF(QPointF(0, 0), image.size()));
+}
+
+void BM_JobSummaryHeatmap_16384Ranks(benchmark::State& state) {
+    wb::StepHeatmapPanel panel;
+    panel.setAnalysis(summaryBenchAnalysis());
+    QImage image(1920, 1080, QImage::Format_RGB32);
+    for (auto _ : state)
+        summaryBenchPaint(panel, image);
+}
+BENCHMARK(BM_JobSummaryHeatmap_16384Ranks)->Unit(benchmark::kMillisecond);
+
+void BM_JobSummaryPanels_16384Ranks(benchmark::State& state) {
+    QWidget parent;
+    const auto panels = wb::makeAnalysisPanels(&parent);
+    QImage image(1920, 1080, QImage::Format_RGB32);
+    for (wb::AnalysisPanel* panel : panels) {
+        panel->setAnalysis(summaryBenchAnalysis());
+        summaryBenchPaint(*panel, image);
+    }
+    for (auto _ : state)
+        for (wb::AnalysisPanel* panel : panels)
+            summaryBenchPaint(*panel, image);
+}
+BENCHMARK(BM_JobSummaryPanels_16384Ranks)->Unit(benchmark::kMillisecond);
 
 void BM_JobSummarize_4096Files(benchmark::State& state) {
     const int processes = static_cast<int>(state.range(0));

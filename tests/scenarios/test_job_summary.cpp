@@ -12,6 +12,7 @@
 #include "summary/job_summarizer.h"
 #include "summary/job_summary.h"
 #include "summary/summarize_command.h"
+#include "summary/summary_analysis.h"
 #include "summary/summary_wire.h"
 #include "triage/kineto_trace_generator.h"
 
@@ -185,6 +186,66 @@ private slots:
             QCOMPARE(got.topKernels.front().totalUs, own.top.front().stats.totalUs);
         }
         QCOMPARE(s.provenance["files"].size(), std::size_t{kJsRanks});
+    }
+
+    // What the app shows for a summary (summary_analysis.h) is what analyseTraces finds in the
+    // traces themselves: per-rank and per-step figures, temporal breakdown, straggler table,
+    // the triage's verdict and the measures its rules compared.
+    void analysisFromSummaryAgreesWithAnalyze() {
+        SingleProcess one;
+        const JobSummary s = summarizeJob(
+            {.inputs = {m_dir.path().toStdString()}, .out = m_summaryPath, .toolVersion = "t"},
+            one);
+        const TraceAnalysis got = analysisFromSummary(s);
+        const auto traces = generateImportedTraces(stragglerJob());
+        const TraceAnalysis want = analyseTraces(test::rankInputs(traces), {}, kJsRanks);
+        QVERIFY(got.fromSummary);
+        QVERIFY(!want.fromSummary);
+        QVERIFY(got.ranks == want.ranks);
+        QCOMPARE(got.perRank.size(), want.perRank.size());
+        for (std::size_t r = 0; r < got.perRank.size(); ++r) {
+            QVERIFY(got.perRank[r].whole == want.perRank[r].whole);
+            QCOMPARE(got.perRank[r].steps.size(), want.perRank[r].steps.size());
+            for (std::size_t k = 0; k < got.perRank[r].steps.size(); ++k) {
+                const StepFigures& g = got.perRank[r].steps[k];
+                const StepFigures& w = want.perRank[r].steps[k];
+                QCOMPARE(g.step.number, w.step.number);
+                QCOMPARE(g.stepUs, w.stepUs);
+                QVERIFY(g.figures == w.figures);
+            }
+            const TemporalBreakdown& gt = got.temporal[r];
+            const TemporalBreakdown& wt = want.temporal[r];
+            QCOMPARE(gt.rank, wt.rank);
+            QCOMPARE(gt.windowUs, wt.windowUs);
+            QCOMPARE(gt.idleUs, wt.idleUs);
+            QCOMPARE(gt.computeUs, wt.computeUs);
+            QCOMPARE(gt.nonComputePct, wt.nonComputePct);
+        }
+        QCOMPARE(got.stragglers.ranks.size(), want.stragglers.ranks.size());
+        for (std::size_t r = 0; r < got.stragglers.ranks.size(); ++r) {
+            const RankStragglerRow& g = got.stragglers.ranks[r];
+            const RankStragglerRow& w = want.stragglers.ranks[r];
+            QCOMPARE(g.rank, w.rank);
+            QCOMPARE(g.medianComputeUs, w.medianComputeUs);
+            QCOMPARE(g.robustZ, w.robustZ);
+            QCOMPARE(g.waitUs, w.waitUs);
+            QCOMPARE(g.candidate, w.candidate);
+        }
+        QCOMPARE(got.stragglers.medianComputeUs, want.stragglers.medianComputeUs);
+        QCOMPARE(got.stragglers.thresholdUs, want.stragglers.thresholdUs);
+        QVERIFY(got.stragglers.candidates == std::vector<long>{kJsStraggler});
+        QVERIFY(got.stragglers.evidence == want.stragglers.evidence);
+        QCOMPARE(got.triage.verdict, std::string("straggler"));
+        QVERIFY(got.triage.stragglerRank == want.triage.stragglerRank);
+        QCOMPARE(got.triage.evidence, want.triage.evidence);
+        QCOMPARE(got.triage.measures.heaviestRank, long{kJsStraggler});
+        QCOMPARE(got.triage.measures.heaviestComputeUs, want.triage.measures.heaviestComputeUs);
+        QCOMPARE(got.triage.measures.othersWaitUs, want.triage.measures.othersWaitUs);
+        QCOMPARE(got.triage.measures.medianWindowUs, want.triage.measures.medianWindowUs);
+        // Not in a summary: empty, not zeros that look measured.
+        QVERIFY(got.idle.empty());
+        QVERIFY(got.launches.perKernel.empty());
+        QVERIFY(got.kernels.top.empty());
     }
 
     void roundTripsThroughJson() {
