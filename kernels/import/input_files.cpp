@@ -49,6 +49,8 @@ bool hasGzipSuffix(const std::string& name) {
 
 bool isProfilerFileName(const std::string& name) {
     const std::string plain = hasGzipSuffix(name) ? name.substr(0, name.size() - 3) : name;
+    if (endsWithIgnoringCase(plain, std::string(kJobSummarySuffix)))
+        return false;
     return std::any_of(kExtensions.begin(), kExtensions.end(),
                        [&](const char* ext) { return endsWithIgnoringCase(plain, ext); });
 }

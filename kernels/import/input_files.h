@@ -9,6 +9,7 @@
 #include "import/byte_source.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wb {
@@ -20,9 +21,14 @@ struct InputFiles {
 
 InputFiles expandInputs(const std::vector<std::string>& paths);
 
+// The name ending of a job summary (warpboard-summarize's output, scenarios/summary): JSON, but
+// not a profiler file, so a folder's expansion leaves it out (a summary written beside the
+// rank traces would otherwise be read as one more rank, and fail).
+inline constexpr std::string_view kJobSummarySuffix = ".wbsum.json";
+
 // The one definition of a profiler file's name: what the importers read (traces .json,
 // Nsight Compute .csv, NCCL logs .log/.txt, nccl-tests output .txt/.out), each also gzipped
-// (.json.gz, ...). Case does not matter.
+// (.json.gz, ...), job summaries excepted. Case does not matter.
 bool isProfilerFileName(const std::string& name);
 
 // The same names as patterns ("*.json", "*.json.gz", ...), for a file dialog's filter.

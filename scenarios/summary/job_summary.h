@@ -9,6 +9,7 @@
 // timings, which process read which file, the output path) is under "provenance" and
 // "processes" only, so summaries made with 1 and with 64 processes are otherwise equal.
 // Qt-free: the writer and the reader live here together so the format has one definition.
+#include "import/input_files.h"
 #include "triage/rank_analysis.h"
 
 #include <array>
@@ -25,7 +26,6 @@ namespace wb {
 inline constexpr const char* kJobSummaryFormat = "warpboard-job-summary";
 inline constexpr int kJobSummaryVersion = 1;
 // The name a summary goes by, so the app opens it as a summary rather than as a trace.
-inline constexpr std::string_view kJobSummarySuffix = ".wbsum.json";
 inline bool isJobSummaryPath(std::string_view path) {
     return path.ends_with(kJobSummarySuffix);
 }

@@ -49,8 +49,8 @@ private slots:
         for (const char* yes : {"rank-0.json", "r.pt.trace.json.gz", "ncu.csv", "NCCL.LOG",
                                 "allreduce_perf.txt", "slurm-12.out", "x.log.gz", "X.JSON.GZ"})
             QVERIFY2(wb::isProfilerFileName(yes), yes);
-        for (const char* no :
-             {"README.md", "trace.json.bak", "archive.gz", "json", "notes.tar.gz", "image.png"})
+        for (const char* no : {"README.md", "trace.json.bak", "archive.gz", "json", "notes.tar.gz",
+                               "image.png", "job.wbsum.json", "JOB.WBSUM.JSON.gz"})
             QVERIFY2(!wb::isProfilerFileName(no), no);
         const auto patterns = wb::profilerFilePatterns();
         QCOMPARE(patterns.size(), std::size_t(10));
